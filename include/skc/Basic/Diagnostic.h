@@ -1,0 +1,209 @@
+//===--- Diagnostic.h - Diagnostic kinds, engine and builder ----*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Problems in user input (schema files, kernel sources) are reported through
+/// a DiagnosticsEngine: `Diags.report(Loc, diag::err_x) << Arg << Range;`.
+/// The builder formats the catalogue message when it goes out of scope and
+/// hands the finished Diagnostic to a DiagnosticConsumer (text, SARIF, or a
+/// test's collector). Library code never prints errors itself.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_BASIC_DIAGNOSTIC_H
+#define SKC_BASIC_DIAGNOSTIC_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace skc {
+
+namespace diag {
+/// One enumerator per line of DiagnosticKinds.def.
+enum Kind : unsigned {
+#define DIAG(ID, Severity, Format) ID,
+#include "skc/Basic/DiagnosticKinds.def"
+  NumKinds
+};
+} // namespace diag
+
+enum class DiagSeverity : uint8_t { Note, Warning, Error };
+
+/// The static description of one diagnostic kind, as written in the catalogue.
+struct DiagnosticKindInfo {
+  llvm::StringRef ID;
+  DiagSeverity Severity;
+  llvm::StringRef Format;
+};
+
+const DiagnosticKindInfo &getDiagnosticKindInfo(diag::Kind K);
+
+/// Returns the kind whose stable ID is \p ID, or std::nullopt.
+std::optional<diag::Kind> lookupDiagnosticKind(llvm::StringRef ID);
+
+/// Returns "error", "warning" or "note".
+llvm::StringRef getSeverityName(DiagSeverity S);
+
+/// A suggested edit: replace \p Range by \p Code.
+struct FixItHint {
+  llvm::SMRange Range;
+  std::string Code;
+
+  static FixItHint replace(llvm::SMRange R, llvm::StringRef Code) {
+    return {R, Code.str()};
+  }
+};
+
+/// A diagnostic after formatting, as consumers see it.
+struct Diagnostic {
+  diag::Kind Kind;
+  DiagSeverity Severity;
+  llvm::SMLoc Loc;
+  llvm::SmallVector<llvm::SMRange, 2> Ranges;
+  llvm::SmallVector<FixItHint, 1> FixIts;
+  std::string Message;
+
+  llvm::StringRef getID() const { return getDiagnosticKindInfo(Kind).ID; }
+};
+
+/// Receives every diagnostic in the order it was reported. Notes follow the
+/// error or warning they belong to.
+class DiagnosticConsumer {
+public:
+  virtual ~DiagnosticConsumer();
+  virtual void handleDiagnostic(const Diagnostic &D) = 0;
+  /// Called once when no more diagnostics will come.
+  virtual void finish() {}
+};
+
+/// Formats a catalogue message with its arguments. Exposed for tests.
+std::string
+formatDiagnostic(llvm::StringRef Format,
+                 llvm::ArrayRef<std::variant<std::string, int64_t>> Args);
+
+class DiagnosticBuilder;
+
+/// Routes reported diagnostics to a consumer and counts them.
+class DiagnosticsEngine {
+public:
+  DiagnosticsEngine(llvm::SourceMgr &SM, DiagnosticConsumer &Consumer)
+      : SM(SM), Consumer(&Consumer) {}
+
+  /// Starts a diagnostic of kind \p K at \p Loc. It is emitted when the
+  /// returned builder is destroyed.
+  DiagnosticBuilder report(llvm::SMLoc Loc, diag::Kind K);
+
+  llvm::SourceMgr &getSourceMgr() const { return SM; }
+  DiagnosticConsumer &getConsumer() const { return *Consumer; }
+  void setConsumer(DiagnosticConsumer &C) { Consumer = &C; }
+
+  /// With -Werror, warnings are reported (and counted) as errors.
+  void setWarningsAsErrors(bool Enable) { WarningsAsErrors = Enable; }
+
+  unsigned getNumErrors() const { return NumErrors; }
+  unsigned getNumWarnings() const { return NumWarnings; }
+  bool hasErrors() const { return NumErrors != 0; }
+
+  /// Tells the consumer that reporting is over.
+  void finish() { Consumer->finish(); }
+
+private:
+  friend class DiagnosticBuilder;
+  void emit(Diagnostic &&D);
+
+  llvm::SourceMgr &SM;
+  DiagnosticConsumer *Consumer;
+  bool WarningsAsErrors = false;
+  unsigned NumErrors = 0;
+  unsigned NumWarnings = 0;
+};
+
+/// Collects the arguments, ranges and fix-its of one diagnostic.
+class DiagnosticBuilder {
+public:
+  DiagnosticBuilder(DiagnosticsEngine &Engine, llvm::SMLoc Loc, diag::Kind K)
+      : Engine(&Engine), Loc(Loc), Kind(K) {}
+  DiagnosticBuilder(DiagnosticBuilder &&Other) noexcept;
+  DiagnosticBuilder(const DiagnosticBuilder &) = delete;
+  DiagnosticBuilder &operator=(const DiagnosticBuilder &) = delete;
+  ~DiagnosticBuilder();
+
+  const DiagnosticBuilder &operator<<(llvm::StringRef S) const {
+    Args.emplace_back(S.str());
+    return *this;
+  }
+  const DiagnosticBuilder &operator<<(const char *S) const {
+    return *this << llvm::StringRef(S);
+  }
+  const DiagnosticBuilder &operator<<(const std::string &S) const {
+    return *this << llvm::StringRef(S);
+  }
+  const DiagnosticBuilder &operator<<(int64_t N) const {
+    Args.emplace_back(N);
+    return *this;
+  }
+  const DiagnosticBuilder &operator<<(int N) const {
+    return *this << static_cast<int64_t>(N);
+  }
+  const DiagnosticBuilder &operator<<(unsigned N) const {
+    return *this << static_cast<int64_t>(N);
+  }
+  const DiagnosticBuilder &operator<<(size_t N) const {
+    return *this << static_cast<int64_t>(N);
+  }
+  /// Highlights \p R under the caret line.
+  const DiagnosticBuilder &operator<<(llvm::SMRange R) const {
+    if (R.isValid())
+      Ranges.push_back(R);
+    return *this;
+  }
+  const DiagnosticBuilder &operator<<(FixItHint F) const {
+    FixIts.push_back(std::move(F));
+    return *this;
+  }
+
+private:
+  DiagnosticsEngine *Engine;
+  llvm::SMLoc Loc;
+  diag::Kind Kind;
+  mutable llvm::SmallVector<std::variant<std::string, int64_t>, 4> Args;
+  mutable llvm::SmallVector<llvm::SMRange, 2> Ranges;
+  mutable llvm::SmallVector<FixItHint, 1> FixIts;
+};
+
+inline DiagnosticBuilder DiagnosticsEngine::report(llvm::SMLoc Loc,
+                                                   diag::Kind K) {
+  return DiagnosticBuilder(*this, Loc, K);
+}
+
+/// Keeps every diagnostic; for tests and for tools that post-process them.
+class StoredDiagnosticConsumer : public DiagnosticConsumer {
+public:
+  void handleDiagnostic(const Diagnostic &D) override {
+    Diagnostics.push_back(D);
+  }
+  llvm::SmallVector<Diagnostic, 4> Diagnostics;
+};
+
+/// Drops every diagnostic (the engine still counts them).
+class IgnoringDiagnosticConsumer : public DiagnosticConsumer {
+public:
+  void handleDiagnostic(const Diagnostic &) override {}
+};
+
+} // namespace skc
+
+#endif // SKC_BASIC_DIAGNOSTIC_H

@@ -1,0 +1,324 @@
+//===--- SchemaFileParser.cpp - Entries of a native_functions.yaml file ---===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "skc/Parse/SchemaFile.h"
+#include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/Suggest.h"
+#include "skc/Parse/SchemaParser.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+
+namespace skc {
+
+namespace {
+
+/// The shape a key's value must have, in err_yaml_value_type's %select order.
+enum class ValueShape {
+  Bool,
+  String,
+  StringList,
+  Mapping,
+  StringOrList,
+  StringOrMapping,
+};
+
+struct KeySpec {
+  StringRef Key;
+  ValueShape Shape;
+};
+
+} // namespace
+
+static const KeySpec EntryKeys[] = {
+    {"func", ValueShape::String},
+    {"variants", ValueShape::String},
+    {"dispatch", ValueShape::Mapping},
+    {"structured", ValueShape::Bool},
+    {"structured_delegate", ValueShape::String},
+    {"structured_inherits", ValueShape::String},
+    {"precomputed", ValueShape::StringList},
+    {"ufunc_inner_loop", ValueShape::StringOrMapping},
+    {"device_check", ValueShape::String},
+    {"device_guard", ValueShape::Bool},
+    {"tags", ValueShape::StringOrList},
+    {"autogen", ValueShape::String},
+    {"manual_kernel_registration", ValueShape::Bool},
+    {"manual_cpp_binding", ValueShape::Bool},
+    {"python_module", ValueShape::String},
+    {"category_override", ValueShape::String},
+    {"cpp_no_default_args", ValueShape::StringList},
+    {"use_const_ref_for_mutable_tensors", ValueShape::Bool},
+};
+
+ArrayRef<StringRef> getSchemaEntryKeys() {
+  static const SmallVector<StringRef, 20> Keys = [] {
+    SmallVector<StringRef, 20> K;
+    for (const KeySpec &S : EntryKeys)
+      K.push_back(S.Key);
+    return K;
+  }();
+  return Keys;
+}
+
+static std::optional<bool> parseBool(StringRef S) {
+  return StringSwitch<std::optional<bool>>(S)
+      .Cases({"True", "true", "TRUE"}, true)
+      .Cases({"False", "false", "FALSE"}, false)
+      .Default(std::nullopt);
+}
+
+namespace {
+
+/// Checks and stores the fields of one entry.
+class EntryReader {
+public:
+  EntryReader(TypeContext &Types, DiagnosticsEngine &Diags)
+      : Types(Types), Diags(Diags) {}
+
+  std::optional<SchemaEntry> read(const YAMLNode &Node);
+
+private:
+  bool readField(SchemaEntry &E, const KeySpec &Spec, const YAMLScalar &Key,
+                 const YAMLNode &Value);
+  /// Reports that \p Key's value does not have shape \p Shape.
+  bool badShape(const YAMLScalar &Key, const YAMLNode &Value,
+                ValueShape Shape) {
+    Diags.report(Value.getLoc(), diag::err_yaml_value_type)
+        << Key.Value << static_cast<unsigned>(Shape) << Key.getRange();
+    return false;
+  }
+  std::optional<std::vector<YAMLScalar>> readStringList(const YAMLScalar &Key,
+                                                        const YAMLNode &Value,
+                                                        ValueShape Shape);
+  std::optional<std::vector<YAMLScalarPair>>
+  readStringMap(const YAMLScalar &Key, const YAMLNode &Value, ValueShape Shape);
+
+  TypeContext &Types;
+  DiagnosticsEngine &Diags;
+};
+
+} // namespace
+
+std::optional<std::vector<YAMLScalar>>
+EntryReader::readStringList(const YAMLScalar &Key, const YAMLNode &Value,
+                            ValueShape Shape) {
+  if (Value.isScalar() && Shape == ValueShape::StringOrList)
+    return std::vector<YAMLScalar>{Value.getScalar()};
+  if (!Value.isSequence())
+    return badShape(Key, Value, Shape), std::nullopt;
+  std::vector<YAMLScalar> Result;
+  for (const YAMLNode &Item : Value.getItems()) {
+    if (!Item.isScalar())
+      return badShape(Key, Item, Shape), std::nullopt;
+    Result.push_back(Item.getScalar());
+  }
+  return Result;
+}
+
+std::optional<std::vector<YAMLScalarPair>>
+EntryReader::readStringMap(const YAMLScalar &Key, const YAMLNode &Value,
+                           ValueShape Shape) {
+  if (!Value.isMapping())
+    return badShape(Key, Value, Shape), std::nullopt;
+  std::vector<YAMLScalarPair> Result;
+  for (const auto &[K, V] : Value.getEntries()) {
+    if (!V.isScalar())
+      return badShape(Key, V, Shape), std::nullopt;
+    Result.emplace_back(K, V.getScalar());
+  }
+  return Result;
+}
+
+bool EntryReader::readField(SchemaEntry &E, const KeySpec &Spec,
+                            const YAMLScalar &Key, const YAMLNode &Value) {
+  auto ReadString = [&](std::optional<YAMLScalar> &Field) {
+    if (!Value.isScalar())
+      return badShape(Key, Value, Spec.Shape);
+    if (Value.getScalar().Value.empty()) {
+      Diags.report(Value.getLoc(), diag::err_yaml_empty_value)
+          << Key.Value << Key.getRange();
+      return false;
+    }
+    Field = Value.getScalar();
+    return true;
+  };
+  auto ReadBool = [&](std::optional<bool> &Field) {
+    std::optional<bool> B;
+    if (Value.isScalar())
+      B = parseBool(Value.getScalar().Value);
+    if (!B)
+      return badShape(Key, Value, Spec.Shape);
+    Field = *B;
+    return true;
+  };
+  auto ReadList = [&](std::optional<std::vector<YAMLScalar>> &Field) {
+    Field = readStringList(Key, Value, Spec.Shape);
+    return Field.has_value();
+  };
+  auto ReadMap = [&](std::optional<std::vector<YAMLScalarPair>> &Field) {
+    Field = readStringMap(Key, Value, Spec.Shape);
+    return Field.has_value();
+  };
+
+  StringRef K = Spec.Key;
+  if (K == "func") {
+    std::optional<YAMLScalar> Func;
+    if (!ReadString(Func))
+      return false;
+    E.Func = std::move(*Func);
+    return true;
+  }
+  if (K == "variants")
+    return ReadString(E.Variants);
+  if (K == "dispatch")
+    return ReadMap(E.Dispatch);
+  if (K == "structured")
+    return ReadBool(E.Structured);
+  if (K == "structured_delegate")
+    return ReadString(E.StructuredDelegate);
+  if (K == "structured_inherits")
+    return ReadString(E.StructuredInherits);
+  if (K == "precomputed")
+    return ReadList(E.Precomputed);
+  if (K == "ufunc_inner_loop") {
+    if (!Value.isScalar())
+      return ReadMap(E.UfuncInnerLoop);
+    YAMLScalar Generic;
+    Generic.Value = "Generic";
+    Generic.Loc = Key.Loc;
+    E.UfuncInnerLoop.emplace();
+    E.UfuncInnerLoop->emplace_back(std::move(Generic), Value.getScalar());
+    return true;
+  }
+  if (K == "device_check")
+    return ReadString(E.DeviceCheck);
+  if (K == "device_guard")
+    return ReadBool(E.DeviceGuard);
+  if (K == "tags")
+    return ReadList(E.Tags);
+  if (K == "autogen")
+    return ReadString(E.Autogen);
+  if (K == "manual_kernel_registration")
+    return ReadBool(E.ManualKernelRegistration);
+  if (K == "manual_cpp_binding")
+    return ReadBool(E.ManualCppBinding);
+  if (K == "python_module")
+    return ReadString(E.PythonModule);
+  if (K == "category_override")
+    return ReadString(E.CategoryOverride);
+  if (K == "cpp_no_default_args")
+    return ReadList(E.CppNoDefaultArgs);
+  if (K == "use_const_ref_for_mutable_tensors")
+    return ReadBool(E.UseConstRefForMutableTensors);
+  llvm_unreachable("every key of EntryKeys is handled");
+}
+
+std::optional<SchemaEntry> EntryReader::read(const YAMLNode &Node) {
+  if (!Node.isMapping()) {
+    Diags.report(Node.getLoc(), diag::err_yaml_expected_mapping);
+    return std::nullopt;
+  }
+  SchemaEntry E;
+  E.Loc = Node.getLoc();
+  bool Ok = true;
+  for (const auto &[Key, Value] : Node.getEntries()) {
+    const KeySpec *Spec = find_if(
+        EntryKeys, [&](const KeySpec &S) { return S.Key == Key.Value; });
+    if (Spec == std::end(EntryKeys)) {
+      std::string Suggestion =
+          suggestClosest(Key.Value, getSchemaEntryKeys());
+      if (Suggestion.empty()) {
+        Diags.report(Key.Loc, diag::err_yaml_unknown_key)
+            << Key.Value << Key.getRange();
+      } else {
+        Diags.report(Key.Loc, diag::err_yaml_unknown_key_suggest)
+            << Key.Value << Suggestion << Key.getRange()
+            << FixItHint::replace(Key.getRange(), Suggestion);
+      }
+      Ok = false;
+      continue;
+    }
+    E.KeyRanges[Key.Value] = Key.getRange();
+    Ok &= readField(E, *Spec, Key, Value);
+  }
+  if (!E.KeyRanges.count("func")) {
+    Diags.report(E.Loc, diag::err_yaml_missing_func);
+    return std::nullopt;
+  }
+  // The schema is parsed even when another key was bad, so that one typo
+  // does not hide the problems of the func string.
+  E.Schema = parseFunctionSchema(E.Func, Types, Diags);
+  if (!Ok)
+    E.Schema.reset();
+  return E;
+}
+
+std::vector<SchemaEntry> parseSchemaFile(unsigned BufferID, TypeContext &Types,
+                                         DiagnosticsEngine &Diags) {
+  std::vector<SchemaEntry> Entries;
+  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
+  if (!Root || Root->isNull())
+    return Entries;
+  if (!Root->isSequence()) {
+    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list);
+    return Entries;
+  }
+  EntryReader Reader(Types, Diags);
+  Entries.reserve(Root->getItems().size());
+  for (const YAMLNode &Item : Root->getItems())
+    if (std::optional<SchemaEntry> E = Reader.read(Item))
+      Entries.push_back(std::move(*E));
+  return Entries;
+}
+
+TagsFile parseTagsFile(unsigned BufferID, DiagnosticsEngine &Diags) {
+  TagsFile Result;
+  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
+  if (!Root || Root->isNull())
+    return Result;
+  if (!Root->isSequence()) {
+    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list);
+    return Result;
+  }
+  for (const YAMLNode &Item : Root->getItems()) {
+    const YAMLScalar *Tag = nullptr;
+    std::optional<StringRef> Desc;
+    bool WellFormed = Item.isMapping();
+    static const std::vector<YAMLNode::KeyValue> NoEntries;
+    for (const auto &[Key, Value] :
+         WellFormed ? Item.getEntries() : NoEntries) {
+      if (Key.Value == "tag" && Value.isScalar())
+        Tag = &Value.getScalar();
+      else if (Key.Value == "desc" && Value.isScalar())
+        Desc = Value.getScalar().Value;
+      else if (Key.Value == "desc" && Value.isNull())
+        Desc = "";
+      else
+        WellFormed = false;
+    }
+    if (!WellFormed || !Tag || !Desc || Tag->Value.empty()) {
+      Diags.report(Item.getLoc(), diag::err_tags_file_entry);
+      continue;
+    }
+    if (Desc->trim().empty()) {
+      Diags.report(Tag->Loc, diag::err_tags_file_empty_desc)
+          << Tag->Value << Tag->getRange();
+      continue;
+    }
+    auto [It, Inserted] = Result.Tags.try_emplace(Tag->Value, Tag->Loc);
+    if (!Inserted) {
+      Diags.report(Tag->Loc, diag::err_tags_file_duplicate)
+          << Tag->Value << Tag->getRange();
+      Diags.report(It->second, diag::note_previous_definition);
+    }
+  }
+  return Result;
+}
+
+} // namespace skc

@@ -1,0 +1,158 @@
+//===--- YAMLReader.cpp - The one place that talks to yaml-cpp ------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// yaml-cpp reports problems by throwing, and it silently accepts duplicate
+/// keys. This translation unit is compiled with exceptions, catches every
+/// YAML::Exception at its mark, and walks each mapping by iteration to
+/// report duplicates. Nothing else in skc includes yaml-cpp.
+///
+//===----------------------------------------------------------------------===//
+
+#include "skc/Basic/Diagnostic.h"
+#include "skc/Parse/YAMLNode.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <yaml-cpp/yaml.h>
+
+using namespace llvm;
+
+namespace skc {
+
+namespace {
+
+/// Converts a yaml-cpp tree into YAMLNodes, reporting duplicate keys.
+class Converter {
+public:
+  Converter(StringRef Buffer, DiagnosticsEngine &Diags)
+      : Buffer(Buffer), Diags(Diags),
+        // Aliases let a small document expand into a huge tree; no schema
+        // file needs more nodes than it has bytes.
+        NodeBudget(Buffer.size() + 64) {}
+
+  std::optional<YAMLNode> convert(const YAML::Node &N);
+
+private:
+  SMLoc locOf(const YAML::Mark &M) const {
+    if (M.is_null() || M.pos < 0 || static_cast<size_t>(M.pos) > Buffer.size())
+      return SMLoc::getFromPointer(Buffer.data());
+    return SMLoc::getFromPointer(Buffer.data() + M.pos);
+  }
+  YAMLScalar makeScalar(const YAML::Node &N) const;
+
+  StringRef Buffer;
+  DiagnosticsEngine &Diags;
+  size_t NodeBudget;
+  bool BudgetExceeded = false;
+};
+
+} // namespace
+
+YAMLScalar Converter::makeScalar(const YAML::Node &N) const {
+  YAMLScalar S;
+  S.Value = N.Scalar();
+  S.Loc = locOf(N.Mark());
+  size_t Pos = S.Loc.getPointer() - Buffer.data();
+  StringRef Rest = Buffer.substr(Pos);
+  if (!Rest.empty() && (Rest.front() == '\'' || Rest.front() == '"')) {
+    S.Plain = false;
+    char Quote = Rest.front();
+    // Verbatim when the quoted text has no escapes: it is then the value.
+    if (Rest.substr(1).starts_with(S.Value) &&
+        Rest.size() > S.Value.size() + 1 && Rest[S.Value.size() + 1] == Quote) {
+      S.Verbatim = true;
+      S.ValueLoc = SMLoc::getFromPointer(Rest.data() + 1);
+    }
+    return S;
+  }
+  if (!Rest.empty() && (Rest.front() == '|' || Rest.front() == '>'))
+    S.Plain = false;
+  if (S.Plain && Rest.starts_with(S.Value)) {
+    S.Verbatim = true;
+    S.ValueLoc = S.Loc;
+  }
+  return S;
+}
+
+std::optional<YAMLNode> Converter::convert(const YAML::Node &N) {
+  if (BudgetExceeded)
+    return std::nullopt;
+  if (NodeBudget-- == 0) {
+    BudgetExceeded = true;
+    Diags.report(locOf(N.Mark()), diag::err_yaml_syntax)
+        << "the document expands to more nodes than it has bytes (through "
+           "aliases?)";
+    return std::nullopt;
+  }
+
+  switch (N.Type()) {
+  case YAML::NodeType::Undefined:
+  case YAML::NodeType::Null:
+    return YAMLNode::makeNull(locOf(N.Mark()));
+  case YAML::NodeType::Scalar:
+    return YAMLNode::makeScalar(makeScalar(N));
+  case YAML::NodeType::Sequence: {
+    std::vector<YAMLNode> Items;
+    Items.reserve(N.size());
+    for (const YAML::Node &Item : N) {
+      std::optional<YAMLNode> Converted = convert(Item);
+      if (!Converted)
+        return std::nullopt;
+      Items.push_back(std::move(*Converted));
+    }
+    return YAMLNode::makeSequence(locOf(N.Mark()), std::move(Items));
+  }
+  case YAML::NodeType::Map: {
+    std::vector<YAMLNode::KeyValue> Entries;
+    StringMap<SMLoc> Seen;
+    for (const auto &KV : N) {
+      if (!KV.first.IsScalar()) {
+        Diags.report(locOf(KV.first.Mark()), diag::err_yaml_non_scalar_key);
+        continue;
+      }
+      YAMLScalar Key = makeScalar(KV.first);
+      auto [It, Inserted] = Seen.try_emplace(Key.Value, Key.Loc);
+      if (!Inserted) {
+        Diags.report(Key.Loc, diag::err_yaml_duplicate_key)
+            << Key.Value << Key.getRange();
+        Diags.report(It->second, diag::note_previous_key) << Key.Value;
+        continue;
+      }
+      std::optional<YAMLNode> Value = convert(KV.second);
+      if (!Value)
+        return std::nullopt;
+      // `key:` with nothing after it has no mark of its own; point at the key.
+      if (Value->isNull())
+        Value = YAMLNode::makeNull(Key.Loc);
+      Entries.emplace_back(std::move(Key), std::move(*Value));
+    }
+    return YAMLNode::makeMapping(locOf(N.Mark()), std::move(Entries));
+  }
+  }
+  return std::nullopt;
+}
+
+std::optional<YAMLNode> readYAML(unsigned BufferID, DiagnosticsEngine &Diags) {
+  const MemoryBuffer *MB = Diags.getSourceMgr().getMemoryBuffer(BufferID);
+  StringRef Buffer = MB->getBuffer();
+  try {
+    YAML::Node Root = YAML::Load(Buffer.str());
+    Converter C(Buffer, Diags);
+    return C.convert(Root);
+  } catch (const YAML::Exception &E) {
+    SMLoc Loc = SMLoc::getFromPointer(Buffer.data());
+    if (!E.mark.is_null() && E.mark.pos >= 0 &&
+        static_cast<size_t>(E.mark.pos) <= Buffer.size())
+      Loc = SMLoc::getFromPointer(Buffer.data() + E.mark.pos);
+    Diags.report(Loc, diag::err_yaml_syntax) << E.msg;
+    return std::nullopt;
+  }
+}
+
+} // namespace skc

@@ -1,0 +1,166 @@
+//===--- skc.cpp - The structured kernel compiler driver ------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Options, exit codes and the wiring of the libraries. Only this file
+/// decides how skc exits:
+///   0  no errors (warnings allowed unless -Werror),
+///   1  diagnostics with errors were reported,
+///   2  usage error, or a file could not be read.
+///
+//===----------------------------------------------------------------------===//
+
+#include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/TextDiagnosticPrinter.h"
+#include "skc/Parse/SchemaFile.h"
+#include "skc/Sema/OperatorModel.h"
+#include "skc/Sema/OperatorModelPrinter.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace skc;
+
+namespace {
+
+enum class OpModelFormat { None, Text, JSON };
+
+constexpr int ExitClean = 0;
+constexpr int ExitDiagnostics = 1;
+constexpr int ExitUsage = 2;
+
+cl::OptionCategory SkcCategory("skc options");
+
+cl::opt<std::string> SchemaPath(
+    "schema", cl::desc("The operator schema file (native_functions.yaml "
+                       "format) to read"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<std::string> TagsPath(
+    "tags",
+    cl::desc("The tags catalogue (tags.yaml format) that 'tags:' are checked "
+             "against; default: tags.yaml beside the schema file, if any"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<OpModelFormat> PrintOpModel(
+    "print-op-model", cl::desc("Print the checked op model to stdout"),
+    cl::init(OpModelFormat::None),
+    cl::values(clEnumValN(OpModelFormat::Text, "text",
+                          "readable text: functions, groups, dispatch"),
+               clEnumValN(OpModelFormat::JSON, "json",
+                          "JSON for tools (see docs/op-model.md)")),
+    cl::cat(SkcCategory));
+
+cl::opt<bool> PrintStats("print-stats",
+                         cl::desc("Print counts of functions, kinds, groups "
+                                  "and structured kernels to stdout"),
+                         cl::cat(SkcCategory));
+
+cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
+                               cl::cat(SkcCategory));
+
+} // namespace
+
+/// Reads \p Path into \p SM and returns its buffer ID.
+static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), "cannot read '%s': %s",
+                             Path.str().c_str(),
+                             Buffer.getError().message().c_str());
+  return SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
+}
+
+/// The tags file to use: --tags, else tags.yaml beside the schema, else none.
+static std::string findTagsFile() {
+  if (!TagsPath.empty())
+    return TagsPath;
+  SmallString<256> Beside(SchemaPath);
+  sys::path::remove_filename(Beside);
+  sys::path::append(Beside, "tags.yaml");
+  if (SchemaPath != "-" && sys::fs::exists(Beside))
+    return std::string(Beside);
+  return "";
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions({&SkcCategory, &getColorCategory()});
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "skc " << SKC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
+  });
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "skc - the structured kernel compiler\n\n"
+          "  Checks operator schemas written in PyTorch's "
+          "native_functions.yaml format.\n\n"
+          "  Exit codes: 0 clean, 1 errors reported, 2 usage or I/O error.\n",
+          &errs()))
+    return ExitUsage;
+
+  auto Fail = [](Error E) {
+    WithColor::error(errs(), "skc") << toString(std::move(E)) << '\n';
+    return ExitUsage;
+  };
+  if (SchemaPath.empty()) {
+    WithColor::error(errs(), "skc")
+        << "no input; pass '--schema FILE' (see 'skc --help')\n";
+    return ExitUsage;
+  }
+
+  SourceMgr SM;
+  // LLVM's --color option decides; by default, colour when stderr is a tty.
+  bool ShowColors = WithColor(errs()).colorsEnabled();
+  TextDiagnosticPrinter Printer(errs(), SM, ShowColors);
+  DiagnosticsEngine Diags(SM, Printer);
+  Diags.setWarningsAsErrors(WarningsAsErrors);
+
+  Expected<unsigned> SchemaBuffer = addFile(SM, SchemaPath);
+  if (!SchemaBuffer)
+    return Fail(SchemaBuffer.takeError());
+
+  std::optional<TagsFile> Tags;
+  if (std::string Path = findTagsFile(); !Path.empty()) {
+    Expected<unsigned> TagsBuffer = addFile(SM, Path);
+    if (!TagsBuffer)
+      return Fail(TagsBuffer.takeError());
+    Tags = parseTagsFile(*TagsBuffer, Diags);
+  }
+
+  TypeContext Types;
+  std::vector<SchemaEntry> Entries =
+      parseSchemaFile(*SchemaBuffer, Types, Diags);
+  OperatorModel Model =
+      buildOperatorModel(std::move(Entries), Tags ? &*Tags : nullptr, Diags);
+  Diags.finish();
+
+  if (Diags.hasErrors())
+    return ExitDiagnostics;
+
+  switch (PrintOpModel) {
+  case OpModelFormat::None:
+    break;
+  case OpModelFormat::Text:
+    printOperatorModel(Model, SM, outs());
+    break;
+  case OpModelFormat::JSON:
+    outs() << formatv("{0:2}", toJSON(Model, SM)) << '\n';
+    break;
+  }
+  if (PrintStats)
+    printStats(computeStats(Model), outs());
+  return ExitClean;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test skc.
+# Quick when nothing is missing: it asks dpkg first and runs apt-get only for
+# the packages that are not installed yet.
+set -euo pipefail
+
+packages=(
+  # Compiler libraries: LLVM Support, Clang LibTooling, clang 22 for the
+  # fuzzers, lit/FileCheck/split-file for the lit suite.
+  llvm-22-dev libclang-22-dev clang-22 llvm-22-tools libclang-rt-22-dev
+  # Schema files are YAML.
+  libyaml-cpp-dev
+  # Runtime: SIMD inner loops.
+  libhwy-dev
+  # Build and test drivers.
+  cmake ninja-build libgtest-dev libbenchmark-dev python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

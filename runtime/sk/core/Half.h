@@ -1,0 +1,112 @@
+//===--- Half.h - float16 and bfloat16 storage types ------------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `sk::Half` (IEEE binary16) and `sk::BFloat16` are storage types: they
+/// convert to float for arithmetic, which is how the kernels compute with
+/// them (PyTorch's opmath). Conversions round to nearest even.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SK_CORE_HALF_H
+#define SK_CORE_HALF_H
+
+#include <cstdint>
+#include <cstring>
+#include <ostream>
+
+namespace sk {
+
+namespace detail {
+inline uint32_t floatBits(float F) {
+  uint32_t U;
+  std::memcpy(&U, &F, sizeof U);
+  return U;
+}
+inline float bitsFloat(uint32_t U) {
+  float F;
+  std::memcpy(&F, &U, sizeof F);
+  return F;
+}
+
+inline uint16_t floatToHalfBits(float F) {
+  uint32_t X = floatBits(F);
+  uint32_t Sign = (X >> 16) & 0x8000u;
+  uint32_t Abs = X & 0x7fffffffu;
+  if (Abs >= 0x7f800000u) // Inf or NaN; keep NaNs quiet.
+    return Sign | 0x7c00u | (Abs > 0x7f800000u ? 0x200u : 0u);
+  if (Abs >= 0x477ff000u) // Rounds to beyond the largest half: Inf.
+    return Sign | 0x7c00u;
+  if (Abs < 0x38800000u) { // Subnormal half (or zero).
+    // Add 0.5 as a float so the FPU rounds the mantissa for us.
+    float Scaled = bitsFloat(Abs) + 0.5f;
+    return Sign | static_cast<uint16_t>(floatBits(Scaled) - 0x3f000000u);
+  }
+  uint32_t Mantissa = Abs + 0xc8000fffu + ((Abs >> 13) & 1u); // re-bias, RNE
+  return Sign | static_cast<uint16_t>(Mantissa >> 13);
+}
+
+inline float halfBitsToFloat(uint16_t H) {
+  uint32_t Sign = static_cast<uint32_t>(H & 0x8000u) << 16;
+  uint32_t Exp = (H >> 10) & 0x1fu;
+  uint32_t Mantissa = H & 0x3ffu;
+  if (Exp == 0) {
+    // Zero or subnormal: value = Mantissa * 2^-24.
+    float F = static_cast<float>(Mantissa) * 5.9604644775390625e-8f;
+    return Sign ? -F : F;
+  }
+  if (Exp == 0x1f)
+    return bitsFloat(Sign | 0x7f800000u | (Mantissa << 13));
+  return bitsFloat(Sign | ((Exp + 112) << 23) | (Mantissa << 13));
+}
+
+inline uint16_t floatToBFloat16Bits(float F) {
+  uint32_t X = floatBits(F);
+  if ((X & 0x7fffffffu) > 0x7f800000u) // NaN
+    return 0x7fc0u;
+  uint32_t RoundingBias = 0x7fffu + ((X >> 16) & 1u);
+  return static_cast<uint16_t>((X + RoundingBias) >> 16);
+}
+} // namespace detail
+
+struct alignas(2) Half {
+  uint16_t X = 0;
+
+  Half() = default;
+  Half(float F) : X(detail::floatToHalfBits(F)) {}
+  operator float() const { return detail::halfBitsToFloat(X); }
+  static Half fromBits(uint16_t Bits) {
+    Half H;
+    H.X = Bits;
+    return H;
+  }
+};
+
+struct alignas(2) BFloat16 {
+  uint16_t X = 0;
+
+  BFloat16() = default;
+  BFloat16(float F) : X(detail::floatToBFloat16Bits(F)) {}
+  operator float() const {
+    return detail::bitsFloat(static_cast<uint32_t>(X) << 16);
+  }
+  static BFloat16 fromBits(uint16_t Bits) {
+    BFloat16 B;
+    B.X = Bits;
+    return B;
+  }
+};
+
+inline std::ostream &operator<<(std::ostream &OS, Half H) {
+  return OS << static_cast<float>(H);
+}
+inline std::ostream &operator<<(std::ostream &OS, BFloat16 B) {
+  return OS << static_cast<float>(B);
+}
+
+} // namespace sk
+
+#endif // SK_CORE_HALF_H

@@ -1,0 +1,158 @@
+//===--- TensorImpl.cpp - The state behind a Tensor handle ----------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sk/core/TensorImpl.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace sk {
+
+TensorImpl::TensorImpl(Storage S, ScalarType Dtype, Device Dev)
+    : Store(std::move(S)), KeySet(backendKeyOf(Dev.type())), Dtype(Dtype),
+      Dev(Dev) {
+  refreshNumelAndContiguity();
+}
+
+void TensorImpl::dataOfStoragelessTensor() const {
+  SK_CHECK_NOT_IMPLEMENTED(
+      !is_meta(), "Cannot access data of a tensor on the meta device: meta "
+                  "tensors have shapes and dtypes but no data (sizes ",
+      sizes(), ", dtype ", Dtype, ")");
+  SK_CHECK(false, "Cannot access data of a tensor that has no storage");
+}
+
+/// Row-major contiguity, ignoring the strides of size-1 dimensions.
+static bool computeContiguous(IntArrayRef Sizes, IntArrayRef Strides,
+                              int64_t Numel) {
+  if (Numel == 0)
+    return true;
+  int64_t Expected = 1;
+  for (size_t I = Sizes.size(); I-- > 0;) {
+    if (Sizes[I] == 1)
+      continue;
+    if (Strides[I] != Expected)
+      return false;
+    Expected *= Sizes[I];
+  }
+  return true;
+}
+
+/// Contiguity in the order \p Order (innermost first).
+static bool computeContiguousInOrder(IntArrayRef Sizes, IntArrayRef Strides,
+                                     const int *Order, size_t Rank) {
+  if (Sizes.size() != Rank)
+    return false;
+  int64_t Expected = 1;
+  for (size_t I = 0; I != Rank; ++I) {
+    int D = Order[I];
+    if (Sizes[D] == 0)
+      return true;
+    if (Sizes[D] != 1 && Strides[D] != Expected)
+      return false;
+    Expected *= Sizes[D];
+  }
+  return true;
+}
+
+/// Whether some permutation of the dimensions is contiguous.
+static bool computeNonOverlappingAndDense(IntArrayRef Sizes,
+                                          IntArrayRef Strides) {
+  size_t Rank = Sizes.size();
+  std::vector<size_t> Perm(Rank);
+  std::iota(Perm.begin(), Perm.end(), 0);
+  std::sort(Perm.begin(), Perm.end(), [&](size_t A, size_t B) {
+    if (Sizes[A] < 2)
+      return false;
+    if (Sizes[B] < 2)
+      return true;
+    return Strides[A] < Strides[B];
+  });
+  int64_t Expected = 1;
+  for (size_t I : Perm) {
+    if (Sizes[I] == 1)
+      continue;
+    if (Strides[I] != Expected)
+      return false;
+    Expected *= Sizes[I];
+  }
+  return true;
+}
+
+void TensorImpl::refreshNumelAndContiguity() {
+  IntArrayRef Sizes = sizes(), Strides = strides();
+  Numel = 1;
+  for (int64_t S : Sizes)
+    Numel *= S;
+  IsContiguous = computeContiguous(Sizes, Strides, Numel);
+  static constexpr int Order4[] = {1, 3, 2, 0};
+  static constexpr int Order5[] = {1, 4, 3, 2, 0};
+  IsChannelsLastContiguous =
+      computeContiguousInOrder(Sizes, Strides, Order4, 4);
+  IsChannelsLast3dContiguous =
+      computeContiguousInOrder(Sizes, Strides, Order5, 5);
+  IsNonOverlappingAndDense =
+      IsContiguous || IsChannelsLastContiguous ||
+      IsChannelsLast3dContiguous ||
+      computeNonOverlappingAndDense(Sizes, Strides);
+}
+
+void TensorImpl::set_sizes_and_strides(IntArrayRef Sizes, IntArrayRef Strides,
+                                       std::optional<int64_t> Offset) {
+  SK_CHECK(Sizes.size() == Strides.size(), "dimensionality of sizes (",
+           Sizes.size(), ") must match dimensionality of strides (",
+           Strides.size(), ")");
+  for (int64_t S : Sizes)
+    SK_CHECK(S >= 0, "Trying to create tensor with negative dimension ", S,
+             ": ", Sizes);
+  SS.set(Sizes, Strides);
+  if (Offset)
+    StorageOffset = *Offset;
+  refreshNumelAndContiguity();
+}
+
+void TensorImpl::set_sizes_contiguous(IntArrayRef Sizes) {
+  std::vector<int64_t> Strides = contiguousStrides(Sizes);
+  set_sizes_and_strides(Sizes, Strides);
+}
+
+size_t TensorImpl::required_storage_bytes() const {
+  if (Numel == 0)
+    return 0;
+  int64_t MaxOffset = StorageOffset;
+  for (size_t I = 0; I != SS.size(); ++I)
+    MaxOffset += (sizes()[I] - 1) * strides()[I];
+  return static_cast<size_t>(MaxOffset + 1) * itemsize();
+}
+
+void TensorImpl::resize(IntArrayRef Sizes, std::optional<MemoryFormat> Format) {
+  std::vector<int64_t> Strides =
+      stridesForMemoryFormat(Sizes, Format.value_or(MemoryFormat::Contiguous));
+  set_sizes_and_strides(Sizes, Strides);
+  if (Store.defined())
+    Store->grow(required_storage_bytes());
+}
+
+void TensorImpl::checkInvariants() const {
+  SK_INTERNAL_ASSERT(sizes().size() == strides().size());
+  int64_t N = 1;
+  for (int64_t S : sizes()) {
+    SK_INTERNAL_ASSERT(S >= 0, "negative size in ", sizes());
+    N *= S;
+  }
+  SK_INTERNAL_ASSERT(N == Numel, "numel ", Numel, " but sizes ", sizes());
+  SK_INTERNAL_ASSERT(IsContiguous ==
+                     computeContiguous(sizes(), strides(), Numel));
+  SK_INTERNAL_ASSERT(!is_meta() || !Store.defined(),
+                     "a meta tensor must not have storage");
+  if (Store.defined())
+    SK_INTERNAL_ASSERT(required_storage_bytes() <= Store->nbytes(),
+                       "storage of ", Store->nbytes(),
+                       " bytes is too small for sizes ", sizes(),
+                       " and strides ", strides());
+}
+
+} // namespace sk

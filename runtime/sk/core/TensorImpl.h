@@ -1,0 +1,116 @@
+//===--- TensorImpl.h - The state behind a Tensor handle --------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A TensorImpl is a strided view into a Storage: sizes, strides, storage
+/// offset, dtype and device, plus the dispatch keys of its device.
+///
+/// Invariants (checkInvariants()):
+///  - sizes().size() == strides().size(), every size >= 0;
+///  - numel() is the product of sizes();
+///  - the contiguity flags agree with sizes and strides;
+///  - a meta tensor has no storage; a CPU tensor with elements has a storage
+///    large enough for every element it can address.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SK_CORE_TENSORIMPL_H
+#define SK_CORE_TENSORIMPL_H
+
+#include "sk/core/DispatchKeySet.h"
+#include "sk/core/MemoryFormat.h"
+#include "sk/core/ScalarType.h"
+#include "sk/core/SizesAndStrides.h"
+#include "sk/core/Storage.h"
+
+namespace sk {
+
+class TensorImpl : public IntrusiveTarget {
+public:
+  /// A tensor over \p S (null for meta tensors) with sizes {0}.
+  TensorImpl(Storage S, ScalarType Dtype, Device Dev);
+
+  IntArrayRef sizes() const { return SS.sizes(); }
+  IntArrayRef strides() const { return SS.strides(); }
+  int64_t dim() const { return static_cast<int64_t>(SS.size()); }
+  int64_t numel() const { return Numel; }
+  int64_t storage_offset() const { return StorageOffset; }
+  ScalarType dtype() const { return Dtype; }
+  size_t itemsize() const { return elementSize(Dtype); }
+  Device device() const { return Dev; }
+  DispatchKeySet key_set() const { return KeySet; }
+  bool is_meta() const { return Dev.is_meta(); }
+  bool has_storage() const { return Store.defined(); }
+  const Storage &storage() const { return Store; }
+
+  bool is_contiguous(MemoryFormat F = MemoryFormat::Contiguous) const {
+    switch (F) {
+    case MemoryFormat::ChannelsLast:
+      return IsChannelsLastContiguous;
+    case MemoryFormat::ChannelsLast3d:
+      return IsChannelsLast3dContiguous;
+    default:
+      return IsContiguous;
+    }
+  }
+  /// Whether the elements cover a dense block in some dimension order.
+  bool is_non_overlapping_and_dense() const { return IsNonOverlappingAndDense; }
+
+  /// A number wrapped into a 0-dim tensor for type promotion (a Scalar
+  /// operand): it does not widen the result dtype.
+  bool is_wrapped_number() const { return IsWrappedNumber; }
+  void set_wrapped_number(bool W) {
+    SK_INTERNAL_ASSERT(dim() == 0, "only 0-dim tensors can be wrapped numbers");
+    IsWrappedNumber = W;
+  }
+
+  /// The address of element 0; an error for meta tensors, which have no
+  /// data.
+  void *data() const {
+    if (SK_UNLIKELY(!Store.defined()))
+      dataOfStoragelessTensor();
+    return static_cast<char *>(Store->data()) +
+           StorageOffset * static_cast<int64_t>(itemsize());
+  }
+
+  void set_sizes_and_strides(IntArrayRef Sizes, IntArrayRef Strides,
+                             std::optional<int64_t> Offset = std::nullopt);
+  void set_sizes_contiguous(IntArrayRef Sizes);
+  void set_storage_offset(int64_t Offset) { StorageOffset = Offset; }
+  void set_storage(Storage S) { Store = std::move(S); }
+  /// Changes the dtype of an empty-storage tensor (used by allocation).
+  void set_dtype(ScalarType D) { Dtype = D; }
+
+  /// Resizes to \p Sizes (contiguous, or in \p Format), growing the storage
+  /// when needed; the data that was there stays where it was.
+  void resize(IntArrayRef Sizes,
+              std::optional<MemoryFormat> Format = std::nullopt);
+  /// The bytes the storage needs to address every element.
+  size_t required_storage_bytes() const;
+
+  void checkInvariants() const;
+
+private:
+  [[noreturn]] void dataOfStoragelessTensor() const;
+  void refreshNumelAndContiguity();
+
+  Storage Store;
+  SizesAndStrides SS;
+  int64_t StorageOffset = 0;
+  int64_t Numel = 0;
+  DispatchKeySet KeySet;
+  ScalarType Dtype;
+  Device Dev;
+  bool IsContiguous = true;
+  bool IsChannelsLastContiguous = false;
+  bool IsChannelsLast3dContiguous = false;
+  bool IsNonOverlappingAndDense = true;
+  bool IsWrappedNumber = false;
+};
+
+} // namespace sk
+
+#endif // SK_CORE_TENSORIMPL_H

@@ -1,0 +1,96 @@
+//===--- IntrusivePtr.h - Intrusively reference-counted objects -*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `IntrusivePtr<T>` (c10::intrusive_ptr): the count lives in the object, so
+/// a Tensor handle is one pointer and copying it is one atomic increment.
+/// T derives from IntrusiveTarget.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SK_UTIL_INTRUSIVEPTR_H
+#define SK_UTIL_INTRUSIVEPTR_H
+
+#include <atomic>
+#include <cstddef>
+#include <utility>
+
+namespace sk {
+
+class IntrusiveTarget {
+public:
+  IntrusiveTarget(const IntrusiveTarget &) = delete;
+  IntrusiveTarget &operator=(const IntrusiveTarget &) = delete;
+  size_t useCount() const { return RefCount.load(std::memory_order_relaxed); }
+
+protected:
+  IntrusiveTarget() = default;
+  virtual ~IntrusiveTarget() = default;
+
+private:
+  template <typename T> friend class IntrusivePtr;
+  mutable std::atomic<size_t> RefCount{0};
+};
+
+template <typename T> class IntrusivePtr {
+public:
+  IntrusivePtr() noexcept = default;
+  IntrusivePtr(std::nullptr_t) noexcept {}
+  /// Adopts \p P, which must be newly allocated (count 0) or already owned.
+  explicit IntrusivePtr(T *P) noexcept : Ptr(P) { retain(); }
+  IntrusivePtr(const IntrusivePtr &O) noexcept : Ptr(O.Ptr) { retain(); }
+  IntrusivePtr(IntrusivePtr &&O) noexcept : Ptr(O.Ptr) { O.Ptr = nullptr; }
+  template <typename U>
+  IntrusivePtr(IntrusivePtr<U> &&O) noexcept : Ptr(O.release()) {}
+  ~IntrusivePtr() { reset(); }
+
+  IntrusivePtr &operator=(const IntrusivePtr &O) noexcept {
+    IntrusivePtr(O).swap(*this);
+    return *this;
+  }
+  IntrusivePtr &operator=(IntrusivePtr &&O) noexcept {
+    IntrusivePtr(std::move(O)).swap(*this);
+    return *this;
+  }
+
+  template <typename... Args> static IntrusivePtr make(Args &&...A) {
+    return IntrusivePtr(new T(std::forward<Args>(A)...));
+  }
+
+  T *get() const noexcept { return Ptr; }
+  T *operator->() const noexcept { return Ptr; }
+  T &operator*() const noexcept { return *Ptr; }
+  explicit operator bool() const noexcept { return Ptr != nullptr; }
+  bool defined() const noexcept { return Ptr != nullptr; }
+  size_t useCount() const noexcept { return Ptr ? Ptr->useCount() : 0; }
+
+  void reset() noexcept {
+    if (Ptr && Ptr->RefCount.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      delete Ptr;
+    Ptr = nullptr;
+  }
+  /// Gives up ownership without decrementing.
+  T *release() noexcept {
+    T *P = Ptr;
+    Ptr = nullptr;
+    return P;
+  }
+  void swap(IntrusivePtr &O) noexcept { std::swap(Ptr, O.Ptr); }
+
+  bool operator==(const IntrusivePtr &O) const { return Ptr == O.Ptr; }
+  bool operator!=(const IntrusivePtr &O) const { return Ptr != O.Ptr; }
+
+private:
+  void retain() noexcept {
+    if (Ptr)
+      Ptr->RefCount.fetch_add(1, std::memory_order_relaxed);
+  }
+  T *Ptr = nullptr;
+};
+
+} // namespace sk
+
+#endif // SK_UTIL_INTRUSIVEPTR_H

@@ -1,0 +1,101 @@
+//===--- TensorImplTest.cpp - Tensors, storage and meta tensors -----------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sk/core/EmptyTensor.h"
+#include "sk/core/Tensor.h"
+
+#include "gtest/gtest.h"
+
+using namespace sk;
+
+namespace {
+
+/// Expects \p Fn to throw an sk::Error whose message contains \p Needle.
+template <typename Fn> void expectError(Fn &&F, const std::string &Needle) {
+  try {
+    F();
+    ADD_FAILURE() << "expected an error containing '" << Needle << "'";
+  } catch (const Error &E) {
+    EXPECT_NE(std::string(E.what()).find(Needle), std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(TensorImplTest, EmptyCPUIsContiguousAndAligned) {
+  Tensor T = detail::empty_cpu({2, 3, 4}, kFloat);
+  EXPECT_EQ(T.sizes(), IntArrayRef({2, 3, 4}));
+  EXPECT_EQ(T.strides(), IntArrayRef({12, 4, 1}));
+  EXPECT_EQ(T.numel(), 24);
+  EXPECT_TRUE(T.is_contiguous());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(T.data_ptr()) % kCPUAlignment, 0u);
+  T.unsafeGetTensorImpl()->checkInvariants();
+}
+
+TEST(TensorImplTest, ChannelsLastLayout) {
+  Tensor T = detail::empty_cpu({2, 3, 4, 5}, kFloat, MemoryFormat::ChannelsLast);
+  EXPECT_EQ(T.strides(), IntArrayRef({60, 1, 15, 3}));
+  EXPECT_TRUE(T.is_contiguous(MemoryFormat::ChannelsLast));
+  EXPECT_FALSE(T.is_contiguous());
+  EXPECT_EQ(T.suggest_memory_format(), MemoryFormat::ChannelsLast);
+  EXPECT_TRUE(T.is_non_overlapping_and_dense());
+}
+
+TEST(TensorImplTest, MetaTensorsHaveNoStorageAndNoData) {
+  Tensor T = detail::empty_meta({1000000, 1000000}, kHalf);
+  EXPECT_TRUE(T.is_meta());
+  EXPECT_EQ(T.numel(), 1000000000000);
+  EXPECT_FALSE(T.unsafeGetTensorImpl()->has_storage());
+  T.unsafeGetTensorImpl()->checkInvariants();
+  expectError([&] { (void)T.data_ptr(); },
+              "Cannot access data of a tensor on the meta device");
+  expectError([] { (void)detail::empty_meta({1}, kFloat).item(); },
+              "meta device");
+}
+
+TEST(TensorImplTest, NegativeSizesAndOverflowAreErrors) {
+  expectError([] { detail::empty_cpu({2, -1}, kFloat); },
+              "empty(): Trying to create tensor with negative dimension -1: "
+              "[2, -1]");
+  expectError(
+      [] {
+        detail::empty_cpu({int64_t(1) << 40, int64_t(1) << 40}, kFloat);
+      },
+      "overflowed");
+}
+
+TEST(TensorImplTest, DataPtrChecksTheDtype) {
+  Tensor T = detail::empty_cpu({3}, kInt);
+  EXPECT_NE(T.data_ptr<int32_t>(), nullptr);
+  expectError([&] { (void)T.data_ptr<float>(); },
+              "expected scalar type float32 but found int32");
+}
+
+TEST(TensorImplTest, ResizeGrowsStorageAndKeepsData) {
+  Tensor T = detail::empty_cpu({2}, kLong);
+  T.data_ptr<int64_t>()[0] = 7;
+  T.unsafeGetTensorImpl()->resize({4, 4});
+  EXPECT_EQ(T.numel(), 16);
+  EXPECT_EQ(T.data_ptr<int64_t>()[0], 7);
+  T.unsafeGetTensorImpl()->checkInvariants();
+}
+
+TEST(TensorImplTest, WrapDim) {
+  EXPECT_EQ(maybeWrapDim(-1, 3), 2);
+  expectError([] { maybeWrapDim(3, 3); },
+              "Dimension out of range (expected to be in range of [-3, 2], "
+              "but got 3)");
+  EXPECT_EQ(maybeWrapDim(-1, 0), 0);
+}
+
+TEST(TensorImplTest, ItemReadsOneElement) {
+  Tensor T = detail::empty_cpu({1}, kDouble);
+  *T.data_ptr<double>() = 2.5;
+  EXPECT_EQ(T.item<double>(), 2.5);
+  expectError([] { (void)detail::empty_cpu({2}, kFloat).item(); },
+              "a Tensor with 2 elements cannot be converted to Scalar");
+}
+
+} // namespace

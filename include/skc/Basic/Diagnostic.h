@@ -170,7 +170,12 @@ public:
       Ranges.push_back(R);
     return *this;
   }
+  /// Adds a replacement. One whose range is empty is dropped: skc's fix-its
+  /// replace text, and an empty range means the text was not written
+  /// verbatim (an escaped or folded YAML scalar), so its place is unknown.
   const DiagnosticBuilder &operator<<(FixItHint F) const {
+    if (F.Range.Start == F.Range.End)
+      return *this;
     FixIts.push_back(std::move(F));
     return *this;
   }

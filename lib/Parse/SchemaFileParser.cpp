@@ -251,6 +251,10 @@ std::optional<SchemaEntry> EntryReader::read(const YAMLNode &Node) {
     Diags.report(E.Loc, diag::err_yaml_missing_func);
     return std::nullopt;
   }
+  // A 'func' that is empty or not a string was reported; there is nothing
+  // to parse.
+  if (!E.Func.Loc.isValid())
+    return E;
   // The schema is parsed even when another key was bad, so that one typo
   // does not hide the problems of the func string.
   E.Schema = parseFunctionSchema(E.Func, Types, Diags);
@@ -266,7 +270,7 @@ std::vector<SchemaEntry> parseSchemaFile(unsigned BufferID, TypeContext &Types,
   if (!Root || Root->isNull())
     return Entries;
   if (!Root->isSequence()) {
-    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list);
+    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list) << 0;
     return Entries;
   }
   EntryReader Reader(Types, Diags);
@@ -283,7 +287,7 @@ TagsFile parseTagsFile(unsigned BufferID, DiagnosticsEngine &Diags) {
   if (!Root || Root->isNull())
     return Result;
   if (!Root->isSequence()) {
-    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list);
+    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list) << 1;
     return Result;
   }
   for (const YAMLNode &Item : Root->getItems()) {

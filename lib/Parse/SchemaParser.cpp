@@ -35,6 +35,7 @@ enum class Expected {
   RSquare,
   ClosingQuote,
   AnnotationRParen,
+  ListTypeRSquare,
 };
 
 class SchemaParser {
@@ -293,7 +294,7 @@ bool SchemaParser::parseType(const Type *&Ty,
            Src[Pos] != ')')
       ++Pos;
     if (Pos == Src.size() || Src[Pos] != ']')
-      return expected(Expected::RSquare), false;
+      return expected(Expected::ListTypeRSquare), false;
     StringRef SizeText = Src.slice(SizeStart, Pos);
     unsigned Size = 0;
     if (!SizeText.empty() && (SizeText.getAsInteger(10, Size) || Size == 0)) {

@@ -141,7 +141,7 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
                        KeyName.size());
       Offset += Raw.size() + 1;
       if (KeyName.empty()) {
-        Diags.report(Keys.Loc, diag::err_dispatch_empty_key)
+        Diags.report(R.Start, diag::err_dispatch_empty_key)
             << Keys.Value << Keys.getRange();
         Ok = false;
         continue;
@@ -208,10 +208,11 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
 
   // A lone CompositeImplicitAutograd entry either restates the default or
   // renames it; torchgen rejects both (a `_symint` kernel is the exception,
-  // as is a structured delegate, whose table means something).
+  // as is a structured delegate, whose table means something, and a
+  // structured function, which was told it may not have one).
   if (F.Dispatch.size() == 1 &&
       F.Dispatch.front().Key == DispatchKey::CompositeImplicitAutograd &&
-      !E.StructuredDelegate) {
+      !E.StructuredDelegate && !E.Structured.value_or(false)) {
     const BackendKernel &K = F.Dispatch.front();
     std::string Expected = getDefaultKernelName(Schema);
     if (K.Kernel == Expected) {

@@ -58,6 +58,9 @@ bool OperatorModelBuilder::checkStructuredFields(NativeFunction &F) {
         << static_cast<unsigned>(F.Kind) << E.getKeyRange(Key);
     return false;
   }
+  // The function is structured from here on, even if a later rule fails, so
+  // that its delegates are not told to make it structured.
+  F.Structured = IsStructured;
   if ((IsStructured || IsDelegate) && E.DeviceGuard == false) {
     Diags.report(E.getKeyLoc("device_guard"), diag::err_structured_device_guard)
         << E.getKeyRange("device_guard");
@@ -120,7 +123,6 @@ bool OperatorModelBuilder::checkStructuredFields(NativeFunction &F) {
     }
   }
 
-  F.Structured = IsStructured;
   if (E.StructuredInherits)
     F.StructuredInherits = E.StructuredInherits->Value;
   return !E.Precomputed || checkPrecomputed(F);
@@ -147,8 +149,10 @@ bool OperatorModelBuilder::checkPrecomputed(NativeFunction &F) {
       FieldOffset = Arrow + 2;
       FieldList = Text.drop_front(FieldOffset);
       if (!F.getSchema().findArgument(Replaced)) {
-        Diags.report(Line.Loc, diag::err_precomputed_unknown_argument)
-            << Replaced << Line.rangeAt(0, Arrow);
+        SMRange R =
+            Line.rangeAt(Replaced.data() - Text.data(), Replaced.size());
+        Diags.report(R.Start, diag::err_precomputed_unknown_argument)
+            << Replaced << R;
         return false;
       }
       Result.Replaces = Replaced.str();
@@ -214,8 +218,9 @@ bool OperatorModelBuilder::checkUfuncInnerLoop(const NativeFunction &F) {
       for (StringRef Name : Names) {
         Name = Name.trim();
         if (Name == "CPU" || Name == "CUDA") {
-          Diags.report(Keys.Loc, diag::err_ufunc_explicit_dispatch)
-              << Name << Keys.getRange();
+          SMRange R =
+              Keys.rangeAt(Name.data() - Keys.Value.data(), Name.size());
+          Diags.report(R.Start, diag::err_ufunc_explicit_dispatch) << Name << R;
           return false;
         }
       }
@@ -245,8 +250,8 @@ bool OperatorModelBuilder::checkUfuncInnerLoop(const NativeFunction &F) {
     for (StringRef D : Dtypes) {
       D = D.trim();
       if (!isUfuncDtype(D)) {
-        Diags.report(Loop.Loc, diag::err_ufunc_unknown_dtype)
-            << D << Loop.getRange();
+        SMRange R = Loop.rangeAt(D.data() - Loop.Value.data(), D.size());
+        Diags.report(R.Start, diag::err_ufunc_unknown_dtype) << D << R;
         return false;
       }
     }
@@ -259,6 +264,11 @@ void OperatorModelBuilder::resolveDelegates() {
     NativeFunction &F = *FP;
     const SchemaEntry &E = *F.Entry;
     if (!E.StructuredDelegate)
+      continue;
+    // A misplaced delegate was reported by checkStructuredFields().
+    if (E.Structured.value_or(false) ||
+        (F.Kind != SchemaKind::Functional && F.Kind != SchemaKind::Inplace) ||
+        StringRef(E.StructuredDelegate->Value).contains("::"))
       continue;
     const YAMLScalar &Name = *E.StructuredDelegate;
     const NativeFunction *Delegate = Model.lookup(Name.Value);

@@ -185,6 +185,21 @@ bool OperatorModelBuilder::registerName(NativeFunction &F) {
   return false;
 }
 
+void OperatorModelBuilder::checkAutogenTargets() {
+  for (const std::unique_ptr<NativeFunction> &F : Model.Functions) {
+    if (!F->Entry->Autogen)
+      continue;
+    forEachListItem(*F->Entry->Autogen, [&](StringRef Item, SMRange R) {
+      const NativeFunction *Declared = Model.lookup(Item);
+      if (!Declared || !is_contained(F->Autogen, Item))
+        return;
+      Diags.report(R.Start, diag::err_autogen_exists) << Item << R;
+      Diags.report(Declared->getLoc(), diag::note_operator_declared_here)
+          << Item << Declared->getSchema().Name.Range;
+    });
+  }
+}
+
 bool OperatorModelBuilder::checkEntry(NativeFunction &F) {
   const SchemaEntry &E = *F.Entry;
   F.Kind = F.getSchema().getKind();

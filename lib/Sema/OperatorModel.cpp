@@ -33,6 +33,7 @@ OperatorModel OperatorModelBuilder::build(std::vector<SchemaEntry> Entries) {
     if (registerName(*F))
       Model.Functions.push_back(std::move(F));
   }
+  checkAutogenTargets();
   resolveDelegates();
   formGroups();
   return std::move(Model);

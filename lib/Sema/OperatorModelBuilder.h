@@ -39,6 +39,8 @@ private:
   bool checkCppNoDefaultArgs(const NativeFunction &F);
   /// Across entries: operator names are unique.
   bool registerName(NativeFunction &F);
+  /// Across entries: 'autogen' names no operator that is declared.
+  void checkAutogenTargets();
 
   // DispatchChecks.cpp.
   bool checkDispatch(NativeFunction &F);

@@ -92,6 +92,7 @@ void warn(const std::string &Msg);
 } // namespace sk
 
 #define SK_UNLIKELY(x) __builtin_expect(static_cast<bool>(x), 0)
+#define SK_LIKELY(x) __builtin_expect(static_cast<bool>(x), 1)
 
 #define SK_CHECK_WITH(ErrorType, cond, ...)                                    \
   do {                                                                         \

@@ -185,9 +185,10 @@ bool SchemaParser::checkName(const OperatorName &Name) {
         << Name.Name << Name.Range;
     return false;
   }
-  if (Name.FunctionalOverload && (Name.Inplace || Name.Dunder)) {
+  // (A dunder name has no '_' inside, so it never ends in '_functional'.)
+  if (Name.FunctionalOverload && Name.Inplace) {
     Diags.report(Name.Range.Start, diag::err_schema_functional_suffix)
-        << Name.Name << (Name.Inplace ? 0 : 1) << Name.Range;
+        << Name.Name << Name.Range;
     return false;
   }
   return true;

@@ -173,7 +173,7 @@ bool OperatorModelBuilder::checkAutogen(NativeFunction &F) {
 
 bool OperatorModelBuilder::registerName(NativeFunction &F) {
   const FunctionSchema &Schema = F.getSchema();
-  std::string Name = Schema.Name.getAsString();
+  std::string Name = Schema.Name.getQualifiedName();
   auto [It, Inserted] = Model.ByName.try_emplace(Name, &F);
   if (Inserted)
     return true;
@@ -190,7 +190,8 @@ void OperatorModelBuilder::checkAutogenTargets() {
     if (!F->Entry->Autogen)
       continue;
     forEachListItem(*F->Entry->Autogen, [&](StringRef Item, SMRange R) {
-      const NativeFunction *Declared = Model.lookup(Item);
+      const NativeFunction *Declared =
+          Model.lookup(Item, F->getSchema().Name.Namespace);
       if (!Declared || !is_contained(F->Autogen, Item))
         return;
       Diags.report(R.Start, diag::err_autogen_exists) << Item << R;

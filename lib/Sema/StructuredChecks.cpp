@@ -271,12 +271,15 @@ void OperatorModelBuilder::resolveDelegates() {
         StringRef(E.StructuredDelegate->Value).contains("::"))
       continue;
     const YAMLScalar &Name = *E.StructuredDelegate;
-    const NativeFunction *Delegate = Model.lookup(Name.Value);
+    StringRef Namespace = F.getSchema().Name.Namespace;
+    const NativeFunction *Delegate = Model.lookup(Name.Value, Namespace);
     if (!Delegate) {
-      SmallVector<StringRef, 0> Candidates;
+      std::vector<std::string> Names;
       for (const auto &KV : Model.ByName)
-        if (KV.second->Kind == SchemaKind::Out)
-          Candidates.push_back(KV.getKey());
+        if (KV.second->Kind == SchemaKind::Out &&
+            KV.second->getSchema().Name.Namespace == Namespace)
+          Names.push_back(KV.second->getName());
+      SmallVector<StringRef, 0> Candidates(Names.begin(), Names.end());
       llvm::sort(Candidates);
       std::string Suggestion = suggestClosest(Name.Value, Candidates);
       if (Suggestion.empty())

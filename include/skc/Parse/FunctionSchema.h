@@ -202,6 +202,11 @@ struct OperatorName {
 
   /// `name[.overload]`, as torchgen prints an OperatorName.
   std::string getAsString() const;
+  /// `ns::name[.overload]`, or getAsString() in the default namespace.
+  std::string getQualifiedName() const {
+    return Namespace.empty() ? getAsString()
+                             : Namespace + "::" + getAsString();
+  }
   /// `name_overload`, or `name` when there is no overload.
   std::string getUnambiguousName() const;
   /// Fills Base, Inplace, Dunder and FunctionalOverload from Name.

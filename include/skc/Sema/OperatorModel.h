@@ -20,6 +20,7 @@
 #include "skc/Parse/SchemaFile.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
 
 #include <deque>
 #include <memory>
@@ -140,9 +141,13 @@ public:
   }
   /// In the order of their out= function in the file.
   const std::deque<NativeFunctionsGroup> &getGroups() const { return Groups; }
-  /// Looks a function up by `name[.overload]`.
-  const NativeFunction *lookup(llvm::StringRef Name) const {
-    auto It = ByName.find(Name);
+  /// Looks a function up by `name[.overload]` in \p Namespace (empty for
+  /// the default namespace).
+  const NativeFunction *lookup(llvm::StringRef Name,
+                               llvm::StringRef Namespace = "") const {
+    auto It = ByName.find(Namespace.empty()
+                              ? Name.str()
+                              : (llvm::Twine(Namespace) + "::" + Name).str());
     return It == ByName.end() ? nullptr : It->second;
   }
 
@@ -152,6 +157,7 @@ private:
   std::vector<SchemaEntry> Entries;
   std::vector<std::unique_ptr<NativeFunction>> Functions;
   std::deque<NativeFunctionsGroup> Groups;
+  /// Keyed by OperatorName::getQualifiedName().
   llvm::StringMap<NativeFunction *> ByName;
 };
 

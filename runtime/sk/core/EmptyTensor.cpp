@@ -22,6 +22,11 @@ size_t computeStorageBytes(const char *Op, IntArrayRef Sizes,
   }
   if (Empty)
     return 0;
+  // The element count must fit int64 (TensorImpl::numel()).
+  int64_t Numel = 1;
+  for (int64_t S : Sizes)
+    SK_CHECK(!__builtin_mul_overflow(Numel, S, &Numel), Op,
+             "(): storage size calculation overflowed with sizes=", Sizes);
   for (size_t I = 0; I != Sizes.size(); ++I) {
     uint64_t Step;
     SK_CHECK(!__builtin_mul_overflow(static_cast<uint64_t>(Sizes[I] - 1),
@@ -31,8 +36,9 @@ size_t computeStorageBytes(const char *Op, IntArrayRef Sizes,
              " and strides=", Strides);
   }
   uint64_t Bytes;
-  SK_CHECK(!__builtin_mul_overflow(MaxIndex + 1, ItemSize, &Bytes), Op,
-           "(): storage size calculation overflowed with sizes=", Sizes);
+  SK_CHECK(MaxIndex != UINT64_MAX &&
+               !__builtin_mul_overflow(MaxIndex + 1, ItemSize, &Bytes),
+           Op, "(): storage size calculation overflowed with sizes=", Sizes);
   return static_cast<size_t>(Bytes);
 }
 
@@ -70,7 +76,10 @@ Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
     int64_t Stride = 1;
     for (size_t I = Sizes.size(); I-- > 0;) {
       Strides[I] = Stride;
-      Stride *= Sizes[I] > 1 ? Sizes[I] : 1;
+      // Modulo 2^64: sizes this large fail in computeStorageBytes.
+      Stride = static_cast<int64_t>(static_cast<uint64_t>(Stride) *
+                                    static_cast<uint64_t>(
+                                        Sizes[I] > 1 ? Sizes[I] : 1));
     }
     return makeEmpty("empty", Sizes, IntArrayRef(Strides, Sizes.size()),
                      Dtype, Dev);

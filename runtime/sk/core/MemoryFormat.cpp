@@ -24,12 +24,20 @@ std::ostream &operator<<(std::ostream &OS, MemoryFormat F) {
   return OS << "unknown memory format";
 }
 
+/// \p A * \p B modulo 2^64: defined where int64 multiplication would
+/// overflow. Sizes whose strides wrap have more elements than int64 counts;
+/// computeStorageBytes and TensorImpl reject those.
+static int64_t mulWrapping(int64_t A, int64_t B) {
+  return static_cast<int64_t>(static_cast<uint64_t>(A) *
+                              static_cast<uint64_t>(B));
+}
+
 std::vector<int64_t> contiguousStrides(IntArrayRef Sizes) {
   std::vector<int64_t> Strides(Sizes.size());
   int64_t Stride = 1;
   for (size_t I = Sizes.size(); I-- > 0;) {
     Strides[I] = Stride;
-    Stride *= std::max<int64_t>(Sizes[I], 1);
+    Stride = mulWrapping(Stride, std::max<int64_t>(Sizes[I], 1));
   }
   return Strides;
 }
@@ -50,7 +58,7 @@ std::vector<int64_t> stridesForMemoryFormat(IntArrayRef Sizes,
   int64_t Stride = 1;
   for (size_t I = 0; I != Sizes.size(); ++I) {
     Strides[Order[I]] = Stride;
-    Stride *= std::max<int64_t>(Sizes[Order[I]], 1);
+    Stride = mulWrapping(Stride, std::max<int64_t>(Sizes[Order[I]], 1));
   }
   return Strides;
 }

@@ -60,6 +60,10 @@ public:
   }
   void set(IntArrayRef Sizes, IntArrayRef Strides) {
     resize(Sizes.size());
+    // A 0-dim shape may come as a null ArrayRef, and memcpy from null is
+    // undefined even for zero bytes.
+    if (Dims == 0)
+      return;
     std::memcpy(sizesData(), Sizes.data(), Dims * sizeof(int64_t));
     std::memcpy(stridesData(), Strides.data(), Dims * sizeof(int64_t));
   }

@@ -84,9 +84,14 @@ static bool computeNonOverlappingAndDense(IntArrayRef Sizes,
 
 void TensorImpl::refreshNumelAndContiguity() {
   IntArrayRef Sizes = sizes(), Strides = strides();
-  Numel = 1;
-  for (int64_t S : Sizes)
-    Numel *= S;
+  // Without a zero size the product fits (set_sizes_and_strides checked);
+  // with one, the partial products before it might not.
+  Numel = 0;
+  if (std::find(Sizes.begin(), Sizes.end(), 0) == Sizes.end()) {
+    Numel = 1;
+    for (int64_t S : Sizes)
+      Numel *= S;
+  }
   IsContiguous = computeContiguous(Sizes, Strides, Numel);
   static constexpr int Order4[] = {1, 3, 2, 0};
   static constexpr int Order5[] = {1, 4, 3, 2, 0};
@@ -105,9 +110,16 @@ void TensorImpl::set_sizes_and_strides(IntArrayRef Sizes, IntArrayRef Strides,
   SK_CHECK(Sizes.size() == Strides.size(), "dimensionality of sizes (",
            Sizes.size(), ") must match dimensionality of strides (",
            Strides.size(), ")");
-  for (int64_t S : Sizes)
+  int64_t Numel = 1;
+  bool Overflow = false;
+  for (int64_t S : Sizes) {
     SK_CHECK(S >= 0, "Trying to create tensor with negative dimension ", S,
              ": ", Sizes);
+    Overflow |= __builtin_mul_overflow(Numel, S, &Numel);
+  }
+  bool HasZero = std::find(Sizes.begin(), Sizes.end(), 0) != Sizes.end();
+  SK_CHECK(!Overflow || HasZero, "Trying to create tensor with sizes ", Sizes,
+           ": the number of elements overflows int64");
   SS.set(Sizes, Strides);
   if (Offset)
     StorageOffset = *Offset;

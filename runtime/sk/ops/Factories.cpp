@@ -1,0 +1,489 @@
+//===--- Factories.cpp - Functions that make new tensors ------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The public factories and their per-device kernels.
+///
+/// Note [Factory backend selection]
+/// A factory has no tensor argument to dispatch on, so the device comes from
+/// its options (PyTorch's BackendSelect key). Each public `sk::<factory>`
+/// is only a switch over that device into `sk::native::<factory>_cpu` or
+/// `_meta`; the dispatcher will replace the switch with an operator call
+/// and these kernels become its registrations. The `*_like` functions are
+/// composites (CompositeExplicitAutograd in PyTorch): empty_like and then
+/// an in-place fill.
+///
+//===----------------------------------------------------------------------===//
+
+#include "sk/ops/Factories.h"
+#include "sk/core/EmptyTensor.h"
+#include "sk/ops/Convert.h"
+#include "sk/ops/FactoryKernels.h"
+
+#include <cmath>
+#include <limits>
+
+namespace sk {
+
+/// The error of a factory asked for a device this build has no kernel for.
+[[noreturn]] static void noKernelFor(const char *Op, Device Dev) {
+  if (Dev.is_cuda())
+    throw NotImplementedError(
+        detail::str(Op,
+                    "(): CUDA is not available in this build: cannot "
+                    "create a tensor on '",
+                    Dev, "'"));
+  throw NotImplementedError(detail::str(
+      Op, "(): no kernel for device '", Dev,
+      "' in this build (only cpu and meta tensors can be created)"));
+}
+
+/// The memory format given either in \p Options or as \p Format.
+static std::optional<MemoryFormat>
+mergeMemoryFormat(const char *Op, const TensorOptions &Options,
+                  std::optional<MemoryFormat> Format) {
+  SK_CHECK(!(Options.memory_format_opt() && Format), Op,
+           "(): Cannot set memory_format both in TensorOptions and explicit "
+           "argument; please delete the redundant setter.");
+  return Format ? Format : Options.memory_format_opt();
+}
+
+static void checkFloatingDtype(const char *Op, ScalarType Dtype) {
+  SK_CHECK_TYPE(isFloatingType(Dtype), Op,
+                "(): expected a floating-point dtype, but got ", Dtype);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+Tensor native::empty_cpu(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                         std::optional<Device>,
+                         std::optional<MemoryFormat> Format) {
+  return detail::empty_cpu(Sizes, Dtype.value_or(kFloat), Format);
+}
+
+Tensor native::empty_meta(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                          std::optional<Device>,
+                          std::optional<MemoryFormat> Format) {
+  return detail::empty_meta(Sizes, Dtype.value_or(kFloat), Format);
+}
+
+Tensor native::empty_strided_cpu(IntArrayRef Sizes, IntArrayRef Strides,
+                                 std::optional<ScalarType> Dtype,
+                                 std::optional<Device>) {
+  return detail::empty_strided_cpu(Sizes, Strides, Dtype.value_or(kFloat));
+}
+
+Tensor native::empty_strided_meta(IntArrayRef Sizes, IntArrayRef Strides,
+                                  std::optional<ScalarType> Dtype,
+                                  std::optional<Device>) {
+  return detail::empty_strided_meta(Sizes, Strides, Dtype.value_or(kFloat));
+}
+
+Tensor native::zeros_cpu(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                         std::optional<Device>) {
+  Tensor Result = detail::empty_cpu(Sizes, Dtype.value_or(kFloat));
+  Result.zero_();
+  return Result;
+}
+
+Tensor native::zeros_meta(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                          std::optional<Device>) {
+  return detail::empty_meta(Sizes, Dtype.value_or(kFloat));
+}
+
+Tensor native::ones_cpu(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                        std::optional<Device>) {
+  Tensor Result = detail::empty_cpu(Sizes, Dtype.value_or(kFloat));
+  Result.fill_(1);
+  return Result;
+}
+
+Tensor native::ones_meta(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                         std::optional<Device>) {
+  return detail::empty_meta(Sizes, Dtype.value_or(kFloat));
+}
+
+/// full's dtype: given, or implied by the value.
+static ScalarType fullDtype(const Scalar &Value,
+                            std::optional<ScalarType> Dtype) {
+  if (Dtype)
+    return *Dtype;
+  if (Value.isBoolean())
+    return kBool;
+  return Value.isIntegral(/*IncludeBool=*/false) ? kLong : kFloat;
+}
+
+/// Errors, naming full, when \p Value does not fit \p Dtype.
+static void checkFillValue(const Scalar &Value, ScalarType Dtype) {
+  visitScalarType(Dtype, [&](auto Tag) {
+    (void)detail::scalarToElement<decltype(Tag)>(Value, "full");
+  });
+}
+
+Tensor native::full_cpu(IntArrayRef Sizes, const Scalar &Value,
+                        std::optional<ScalarType> Dtype,
+                        std::optional<Device>) {
+  ScalarType D = fullDtype(Value, Dtype);
+  checkFillValue(Value, D);
+  Tensor Result = detail::empty_cpu(Sizes, D);
+  Result.fill_(Value);
+  return Result;
+}
+
+Tensor native::full_meta(IntArrayRef Sizes, const Scalar &Value,
+                         std::optional<ScalarType> Dtype,
+                         std::optional<Device>) {
+  ScalarType D = fullDtype(Value, Dtype);
+  checkFillValue(Value, D);
+  return detail::empty_meta(Sizes, D);
+}
+
+namespace {
+
+/// The checked geometry of an arange.
+struct ArangeSpec {
+  ScalarType Dtype;
+  int64_t Size;
+  /// Whether start, end and step are all integers (exact int64 math).
+  bool Integral;
+};
+
+} // namespace
+
+static ArangeSpec computeArange(const Scalar &Start, const Scalar &End,
+                                const Scalar &Step,
+                                std::optional<ScalarType> Dtype) {
+  bool Integral = Start.isIntegral(/*IncludeBool=*/true) &&
+                  End.isIntegral(/*IncludeBool=*/true) &&
+                  Step.isIntegral(/*IncludeBool=*/true);
+  ScalarType D = Dtype.value_or(Integral ? kLong : kFloat);
+  SK_CHECK_TYPE(D != kBool, "arange(): not implemented for dtype bool");
+  if (Integral) {
+    int64_t S = Start.toUnchecked<int64_t>(), E = End.toUnchecked<int64_t>(),
+            St = Step.toUnchecked<int64_t>();
+    SK_CHECK(St != 0, "arange(): step must be nonzero");
+    SK_CHECK((St > 0 && E >= S) || (St < 0 && E <= S),
+             "arange(): upper bound and larger bound inconsistent with step "
+             "sign (start ",
+             S, ", end ", E, ", step ", St, ")");
+    // ceil((E - S) / St) without overflow.
+    __int128 Diff = static_cast<__int128>(E) - S;
+    __int128 Size = (Diff + St - (St > 0 ? 1 : -1)) / St;
+    return {D, static_cast<int64_t>(Size), true};
+  }
+  double S = Start.toDouble(), E = End.toDouble(), St = Step.toDouble();
+  SK_CHECK(St != 0, "arange(): step must be nonzero");
+  SK_CHECK(std::isfinite(S) && std::isfinite(E) && std::isfinite(St),
+           "arange(): unsupported range: ", Start, " -> ", End, " step ", Step);
+  SK_CHECK((St > 0 && E >= S) || (St < 0 && E <= S),
+           "arange(): upper bound and larger bound inconsistent with step "
+           "sign (start ",
+           Start, ", end ", End, ", step ", Step, ")");
+  double SizeD = std::ceil((E - S) / St);
+  SK_CHECK(SizeD >= 0 &&
+               SizeD < static_cast<double>(std::numeric_limits<int64_t>::max()),
+           "arange(): invalid size, possible overflow? (start ", Start,
+           ", end ", End, ", step ", Step, ")");
+  return {D, static_cast<int64_t>(SizeD), false};
+}
+
+Tensor native::arange_cpu(const Scalar &Start, const Scalar &End,
+                          const Scalar &Step, std::optional<ScalarType> Dtype,
+                          std::optional<Device>) {
+  ArangeSpec Spec = computeArange(Start, End, Step, Dtype);
+  Tensor Result = detail::empty_cpu({Spec.Size}, Spec.Dtype);
+  visitScalarType(Spec.Dtype, [&](auto Tag) {
+    using T = decltype(Tag);
+    T *Data = static_cast<T *>(Result.data_ptr());
+    if (Spec.Integral) {
+      // Every value lies in [start, end) and so fits int64, but St * I
+      // alone may not: compute modulo 2^64, which gives the exact value.
+      uint64_t S = Start.toUnchecked<uint64_t>();
+      uint64_t St = Step.toUnchecked<uint64_t>();
+      for (int64_t I = 0; I != Spec.Size; ++I)
+        Data[I] = detail::convertElement<T>(
+            static_cast<int64_t>(S + St * static_cast<uint64_t>(I)));
+      return;
+    }
+    double S = Start.toDouble(), St = Step.toDouble();
+    for (int64_t I = 0; I != Spec.Size; ++I)
+      Data[I] = detail::convertElement<T>(S + St * static_cast<double>(I));
+  });
+  return Result;
+}
+
+Tensor native::arange_meta(const Scalar &Start, const Scalar &End,
+                           const Scalar &Step, std::optional<ScalarType> Dtype,
+                           std::optional<Device>) {
+  ArangeSpec Spec = computeArange(Start, End, Step, Dtype);
+  return detail::empty_meta({Spec.Size}, Spec.Dtype);
+}
+
+/// Fills the dense block of \p T (a CPU tensor of a floating dtype) with
+/// samples of \p Sample(Generator&, Bits), where Bits is the precision of
+/// T's dtype.
+template <typename SampleFn>
+static void fillRandom(const Tensor &T, Generator *Gen, SampleFn Sample) {
+  SK_INTERNAL_ASSERT(T.is_cpu() && T.is_non_overlapping_and_dense());
+  Generator &G = Gen ? *Gen : getDefaultGenerator();
+  std::lock_guard<std::mutex> Lock(G.mutex());
+  visitScalarType(T.dtype(), [&](auto Tag) {
+    using E = decltype(Tag);
+    if constexpr (std::is_floating_point_v<E> || detail::IsReducedFloat<E>) {
+      constexpr int Bits = std::is_same_v<E, Half>       ? 11
+                           : std::is_same_v<E, BFloat16> ? 8
+                           : std::is_same_v<E, float>    ? 24
+                                                         : 53;
+      E *Data = static_cast<E *>(T.data_ptr());
+      for (int64_t I = 0, N = T.numel(); I != N; ++I)
+        Data[I] = detail::convertElement<E>(Sample(G, Bits));
+    }
+  });
+}
+
+static double uniformSample(Generator &G, int Bits) { return G.uniform(Bits); }
+static double normalSample(Generator &G, int) { return G.normal(); }
+
+Tensor native::rand_cpu(IntArrayRef Sizes, Generator *Gen,
+                        std::optional<ScalarType> Dtype,
+                        std::optional<Device>) {
+  checkFloatingDtype("rand", Dtype.value_or(kFloat));
+  Tensor Result = detail::empty_cpu(Sizes, Dtype.value_or(kFloat));
+  fillRandom(Result, Gen, uniformSample);
+  return Result;
+}
+
+Tensor native::rand_meta(IntArrayRef Sizes, Generator *,
+                         std::optional<ScalarType> Dtype,
+                         std::optional<Device>) {
+  checkFloatingDtype("rand", Dtype.value_or(kFloat));
+  return detail::empty_meta(Sizes, Dtype.value_or(kFloat));
+}
+
+Tensor native::randn_cpu(IntArrayRef Sizes, Generator *Gen,
+                         std::optional<ScalarType> Dtype,
+                         std::optional<Device>) {
+  checkFloatingDtype("randn", Dtype.value_or(kFloat));
+  Tensor Result = detail::empty_cpu(Sizes, Dtype.value_or(kFloat));
+  fillRandom(Result, Gen, normalSample);
+  return Result;
+}
+
+Tensor native::randn_meta(IntArrayRef Sizes, Generator *,
+                          std::optional<ScalarType> Dtype,
+                          std::optional<Device>) {
+  checkFloatingDtype("randn", Dtype.value_or(kFloat));
+  return detail::empty_meta(Sizes, Dtype.value_or(kFloat));
+}
+
+//===----------------------------------------------------------------------===//
+// Public factories: Note [Factory backend selection]
+//===----------------------------------------------------------------------===//
+
+Tensor empty(IntArrayRef Sizes, TensorOptions Options,
+             std::optional<MemoryFormat> Format) {
+  std::optional<MemoryFormat> F = mergeMemoryFormat("empty", Options, Format);
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::empty_cpu(Sizes, Options.dtype_opt(), Dev, F);
+  case DeviceType::Meta:
+    return native::empty_meta(Sizes, Options.dtype_opt(), Dev, F);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("empty", Dev);
+}
+
+Tensor empty_strided(IntArrayRef Sizes, IntArrayRef Strides,
+                     TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::empty_strided_cpu(Sizes, Strides, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::empty_strided_meta(Sizes, Strides, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("empty_strided", Dev);
+}
+
+Tensor zeros(IntArrayRef Sizes, TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::zeros_cpu(Sizes, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::zeros_meta(Sizes, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("zeros", Dev);
+}
+
+Tensor ones(IntArrayRef Sizes, TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::ones_cpu(Sizes, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::ones_meta(Sizes, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("ones", Dev);
+}
+
+Tensor full(IntArrayRef Sizes, const Scalar &Value, TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::full_cpu(Sizes, Value, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::full_meta(Sizes, Value, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("full", Dev);
+}
+
+Tensor arange(const Scalar &End, TensorOptions Options) {
+  return arange(/*Start=*/0, End, /*Step=*/1, Options);
+}
+
+Tensor arange(const Scalar &Start, const Scalar &End, TensorOptions Options) {
+  return arange(Start, End, /*Step=*/1, Options);
+}
+
+Tensor arange(const Scalar &Start, const Scalar &End, const Scalar &Step,
+              TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::arange_cpu(Start, End, Step, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::arange_meta(Start, End, Step, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("arange", Dev);
+}
+
+Tensor rand(IntArrayRef Sizes, Generator *Gen, TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::rand_cpu(Sizes, Gen, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::rand_meta(Sizes, Gen, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("rand", Dev);
+}
+
+Tensor rand(IntArrayRef Sizes, TensorOptions Options) {
+  return rand(Sizes, nullptr, Options);
+}
+
+Tensor randn(IntArrayRef Sizes, Generator *Gen, TensorOptions Options) {
+  Device Dev = Options.device();
+  switch (Dev.type()) {
+  case DeviceType::CPU:
+    return native::randn_cpu(Sizes, Gen, Options.dtype_opt(), Dev);
+  case DeviceType::Meta:
+    return native::randn_meta(Sizes, Gen, Options.dtype_opt(), Dev);
+  case DeviceType::CUDA:
+  case DeviceType::PrivateUse1:
+    break;
+  }
+  noKernelFor("randn", Dev);
+}
+
+Tensor randn(IntArrayRef Sizes, TensorOptions Options) {
+  return randn(Sizes, nullptr, Options);
+}
+
+//===----------------------------------------------------------------------===//
+// The *_like composites
+//===----------------------------------------------------------------------===//
+
+Tensor empty_like(const Tensor &Self, TensorOptions Options,
+                  std::optional<MemoryFormat> Format) {
+  SK_CHECK(Self.defined(), "empty_like(): expected a defined tensor");
+  MemoryFormat F = mergeMemoryFormat("empty_like", Options, Format)
+                       .value_or(MemoryFormat::Preserve);
+  TensorOptions Opts =
+      Self.options().merged_with(Options.memory_format(std::nullopt));
+  if (F == MemoryFormat::Preserve) {
+    // Dense inputs keep their strides (a transposed or channels-last tensor
+    // stays so); others, with gaps or overlaps, become contiguous.
+    if (Self.is_non_overlapping_and_dense())
+      return empty_strided(Self.sizes(), Self.strides(), Opts);
+    F = Self.suggest_memory_format();
+  }
+  return empty(Self.sizes(), Opts, F);
+}
+
+Tensor zeros_like(const Tensor &Self, TensorOptions Options,
+                  std::optional<MemoryFormat> Format) {
+  Tensor Result = empty_like(Self, Options, Format);
+  Result.zero_();
+  return Result;
+}
+
+Tensor ones_like(const Tensor &Self, TensorOptions Options,
+                 std::optional<MemoryFormat> Format) {
+  Tensor Result = empty_like(Self, Options, Format);
+  Result.fill_(1);
+  return Result;
+}
+
+Tensor full_like(const Tensor &Self, const Scalar &Value, TensorOptions Options,
+                 std::optional<MemoryFormat> Format) {
+  SK_CHECK(Self.defined(), "full_like(): expected a defined tensor");
+  visitScalarType(Options.dtype_opt().value_or(Self.dtype()), [&](auto Tag) {
+    (void)detail::scalarToElement<decltype(Tag)>(Value, "full_like");
+  });
+  Tensor Result = empty_like(Self, Options, Format);
+  Result.fill_(Value);
+  return Result;
+}
+
+/// rand_like and randn_like: empty_like, then samples on the CPU.
+template <typename SampleFn>
+static Tensor randomLike(const char *Op, const Tensor &Self, Generator *Gen,
+                         TensorOptions Options,
+                         std::optional<MemoryFormat> Format, SampleFn Sample) {
+  SK_CHECK(Self.defined(), Op, "(): expected a defined tensor");
+  checkFloatingDtype(Op, Options.dtype_opt().value_or(Self.dtype()));
+  Tensor Result = empty_like(Self, Options, Format);
+  if (Result.is_cpu())
+    fillRandom(Result, Gen, Sample);
+  return Result;
+}
+
+Tensor rand_like(const Tensor &Self, Generator *Gen, TensorOptions Options,
+                 std::optional<MemoryFormat> Format) {
+  return randomLike("rand_like", Self, Gen, Options, Format, uniformSample);
+}
+
+Tensor randn_like(const Tensor &Self, Generator *Gen, TensorOptions Options,
+                  std::optional<MemoryFormat> Format) {
+  return randomLike("randn_like", Self, Gen, Options, Format, normalSample);
+}
+
+} // namespace sk

@@ -113,6 +113,16 @@ template <> struct Boxer<Device> {
   static Device unbox(IValue &V) { return V.toDevice(); }
   static SchemaType schemaType() { return {SchemaType::Device, false, false, "Device"}; }
 };
+/// A random generator is passed by pointer; null means the default one.
+template <> struct Boxer<Generator *> {
+  static IValue box(Generator *G) { return IValue(G); }
+  static Generator *unbox(IValue &V) {
+    return V.isNone() ? nullptr : V.toGenerator();
+  }
+  static SchemaType schemaType() {
+    return {SchemaType::Generator, true, false, "Generator?"};
+  }
+};
 template <typename T> struct Boxer<std::optional<T>> {
   static IValue box(const std::optional<T> &O) {
     return O ? Boxer<T>::box(*O) : IValue();

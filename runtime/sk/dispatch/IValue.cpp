@@ -32,6 +32,8 @@ std::string_view IValue::getTagName(Tag T) {
     return "TensorList";
   case Tag::Device:
     return "Device";
+  case Tag::Generator:
+    return "Generator";
   }
   return "Unknown";
 }
@@ -112,6 +114,9 @@ void IValue::print(std::ostream &OS) const {
   }
   case Tag::Device:
     OS << std::get<Device>(V);
+    return;
+  case Tag::Generator:
+    OS << "Generator";
     return;
   }
 }

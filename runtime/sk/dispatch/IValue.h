@@ -27,6 +27,8 @@
 
 namespace sk {
 
+class Generator;
+
 class IValue {
 public:
   enum class Tag : uint8_t {
@@ -41,6 +43,7 @@ public:
     BoolList,
     TensorList,
     Device,
+    Generator,
   };
 
   IValue() = default;
@@ -57,6 +60,11 @@ public:
   IValue(std::vector<bool> L) : V(std::move(L)) {}
   IValue(std::vector<Tensor> L) : V(std::move(L)) {}
   IValue(Device D) : V(D) {}
+  /// A random generator, not owned; null boxes as None.
+  IValue(Generator *G) {
+    if (G)
+      V = G;
+  }
   IValue(const Scalar &S) {
     if (S.isFloatingPoint())
       V = S.toDouble();
@@ -107,6 +115,7 @@ public:
     return get<std::vector<Tensor>>(Tag::TensorList);
   }
   Device toDevice() const { return get<Device>(Tag::Device); }
+  Generator *toGenerator() const { return get<Generator *>(Tag::Generator); }
   Scalar toScalar() const;
 
   /// TorchScript-like text, for traces: `tensor(float32[2, 3], cpu)`, `1`,
@@ -128,7 +137,7 @@ private:
 
   std::variant<std::monostate, Tensor, double, int64_t, bool, std::string,
                std::vector<int64_t>, std::vector<double>, std::vector<bool>,
-               std::vector<Tensor>, Device>
+               std::vector<Tensor>, Device, Generator *>
       V;
 };
 

@@ -8,18 +8,21 @@
 /// The public factories and their per-device kernels.
 ///
 /// Note [Factory backend selection]
-/// A factory has no tensor argument to dispatch on, so the device comes from
-/// its options (PyTorch's BackendSelect key). Each public `sk::<factory>`
-/// is only a switch over that device into `sk::native::<factory>_cpu` or
-/// `_meta`; the dispatcher will replace the switch with an operator call
-/// and these kernels become its registrations. The `*_like` functions are
-/// composites (CompositeExplicitAutograd in PyTorch): empty_like and then
-/// an in-place fill.
+/// A factory has no tensor argument to dispatch on, so its call carries only
+/// the thread-local BackendSelect key. Each factory is an operator (`sk::
+/// empty.memory_format`, ...) whose BackendSelect kernel reads the device
+/// argument and redispatches to the CPU or Meta kernel
+/// (`sk::native::<factory>_cpu` / `_meta`), as PyTorch's generated
+/// RegisterBackendSelect.cpp does; the Tracer and any other key above
+/// BackendSelect see factory calls like every other call. The `*_like`
+/// functions are composites (CompositeExplicitAutograd in PyTorch):
+/// empty_like and then an in-place fill.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "sk/ops/Factories.h"
 #include "sk/core/EmptyTensor.h"
+#include "sk/dispatch/Library.h"
 #include "sk/ops/Convert.h"
 #include "sk/ops/FactoryKernels.h"
 
@@ -282,80 +285,211 @@ Tensor native::randn_meta(IntArrayRef Sizes, Generator *,
 }
 
 //===----------------------------------------------------------------------===//
-// Public factories: Note [Factory backend selection]
+// Registration and the public factories: Note [Factory backend selection]
 //===----------------------------------------------------------------------===//
+
+SK_LIBRARY_FRAGMENT(sk, m) {
+  m.def("empty.memory_format(int[] size, *, ScalarType? dtype=None, Device? "
+        "device=None, MemoryFormat? memory_format=None) -> Tensor");
+  m.def("empty_strided(int[] size, int[] stride, *, ScalarType? dtype=None, "
+        "Device? device=None) -> Tensor");
+  m.def("zeros(int[] size, *, ScalarType? dtype=None, Device? device=None) "
+        "-> Tensor");
+  m.def("ones(int[] size, *, ScalarType? dtype=None, Device? device=None) "
+        "-> Tensor");
+  m.def("full(int[] size, Scalar fill_value, *, ScalarType? dtype=None, "
+        "Device? device=None) -> Tensor");
+  m.def("arange.start_step(Scalar start, Scalar end, Scalar step=1, *, "
+        "ScalarType? dtype=None, Device? device=None) -> Tensor");
+  m.def("rand(int[] size, *, Generator? generator=None, ScalarType? "
+        "dtype=None, Device? device=None) -> Tensor");
+  m.def("randn(int[] size, *, Generator? generator=None, ScalarType? "
+        "dtype=None, Device? device=None) -> Tensor");
+}
+
+SK_LIBRARY_IMPL(sk, CPU, m) {
+  m.impl("empty.memory_format", SK_FN(native::empty_cpu));
+  m.impl("empty_strided", SK_FN(native::empty_strided_cpu));
+  m.impl("zeros", SK_FN(native::zeros_cpu));
+  m.impl("ones", SK_FN(native::ones_cpu));
+  m.impl("full", SK_FN(native::full_cpu));
+  m.impl("arange.start_step", SK_FN(native::arange_cpu));
+  m.impl("rand", SK_FN(native::rand_cpu));
+  m.impl("randn", SK_FN(native::randn_cpu));
+}
+
+SK_LIBRARY_IMPL(sk, Meta, m) {
+  m.impl("empty.memory_format", SK_FN(native::empty_meta));
+  m.impl("empty_strided", SK_FN(native::empty_strided_meta));
+  m.impl("zeros", SK_FN(native::zeros_meta));
+  m.impl("ones", SK_FN(native::ones_meta));
+  m.impl("full", SK_FN(native::full_meta));
+  m.impl("arange.start_step", SK_FN(native::arange_meta));
+  m.impl("rand", SK_FN(native::rand_meta));
+  m.impl("randn", SK_FN(native::randn_meta));
+}
+
+namespace {
+
+/// The typed handle of factory `sk::<Name>.<Overload>`, looked up once.
+template <typename Sig> struct FactoryOp {
+  FactoryOp(const char *Name, const char *Overload)
+      : Name(Name),
+        Handle(Dispatcher::singleton()
+                   .findSchemaOrThrow(std::string("sk::") + Name, Overload)
+                   .template typed<Sig>()) {}
+  /// The keys to redispatch to from BackendSelect: the backend of \p D.
+  DispatchKeySet backendFor(std::optional<Device> D) const {
+    Device Dev = D.value_or(kCPU);
+    DispatchKey K = backendKeyOf(Dev.type());
+    if (SK_UNLIKELY(!Handle.hasKernelForDispatchKey(K)))
+      noKernelFor(Name, Dev);
+    return DispatchKeySet(K);
+  }
+  const char *Name;
+  TypedOperatorHandle<Sig> Handle;
+};
+
+using EmptySig = Tensor(IntArrayRef, std::optional<ScalarType>,
+                        std::optional<Device>, std::optional<MemoryFormat>);
+using EmptyStridedSig = Tensor(IntArrayRef, IntArrayRef,
+                               std::optional<ScalarType>,
+                               std::optional<Device>);
+using FilledSig = Tensor(IntArrayRef, std::optional<ScalarType>,
+                         std::optional<Device>);
+using FullSig = Tensor(IntArrayRef, const Scalar &, std::optional<ScalarType>,
+                       std::optional<Device>);
+using ArangeSig = Tensor(const Scalar &, const Scalar &, const Scalar &,
+                         std::optional<ScalarType>, std::optional<Device>);
+using RandomSig = Tensor(IntArrayRef, Generator *, std::optional<ScalarType>,
+                         std::optional<Device>);
+
+const FactoryOp<EmptySig> &emptyOp() {
+  static const FactoryOp<EmptySig> Op("empty", "memory_format");
+  return Op;
+}
+const FactoryOp<EmptyStridedSig> &emptyStridedOp() {
+  static const FactoryOp<EmptyStridedSig> Op("empty_strided", "");
+  return Op;
+}
+const FactoryOp<FilledSig> &zerosOp() {
+  static const FactoryOp<FilledSig> Op("zeros", "");
+  return Op;
+}
+const FactoryOp<FilledSig> &onesOp() {
+  static const FactoryOp<FilledSig> Op("ones", "");
+  return Op;
+}
+const FactoryOp<FullSig> &fullOp() {
+  static const FactoryOp<FullSig> Op("full", "");
+  return Op;
+}
+const FactoryOp<ArangeSig> &arangeOp() {
+  static const FactoryOp<ArangeSig> Op("arange", "start_step");
+  return Op;
+}
+const FactoryOp<RandomSig> &randOp() {
+  static const FactoryOp<RandomSig> Op("rand", "");
+  return Op;
+}
+const FactoryOp<RandomSig> &randnOp() {
+  static const FactoryOp<RandomSig> Op("randn", "");
+  return Op;
+}
+
+// The BackendSelect kernels: the device is an argument, not a tensor key.
+Tensor emptyBackendSelect(DispatchKeySet, IntArrayRef Sizes,
+                          std::optional<ScalarType> Dtype,
+                          std::optional<Device> Dev,
+                          std::optional<MemoryFormat> Format) {
+  const auto &Op = emptyOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Dtype, Dev, Format);
+}
+Tensor emptyStridedBackendSelect(DispatchKeySet, IntArrayRef Sizes,
+                                 IntArrayRef Strides,
+                                 std::optional<ScalarType> Dtype,
+                                 std::optional<Device> Dev) {
+  const auto &Op = emptyStridedOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Strides, Dtype, Dev);
+}
+Tensor zerosBackendSelect(DispatchKeySet, IntArrayRef Sizes,
+                          std::optional<ScalarType> Dtype,
+                          std::optional<Device> Dev) {
+  const auto &Op = zerosOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Dtype, Dev);
+}
+Tensor onesBackendSelect(DispatchKeySet, IntArrayRef Sizes,
+                         std::optional<ScalarType> Dtype,
+                         std::optional<Device> Dev) {
+  const auto &Op = onesOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Dtype, Dev);
+}
+Tensor fullBackendSelect(DispatchKeySet, IntArrayRef Sizes,
+                         const Scalar &Value, std::optional<ScalarType> Dtype,
+                         std::optional<Device> Dev) {
+  const auto &Op = fullOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Value, Dtype, Dev);
+}
+Tensor arangeBackendSelect(DispatchKeySet, const Scalar &Start,
+                           const Scalar &End, const Scalar &Step,
+                           std::optional<ScalarType> Dtype,
+                           std::optional<Device> Dev) {
+  const auto &Op = arangeOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Start, End, Step, Dtype,
+                              Dev);
+}
+Tensor randBackendSelect(DispatchKeySet, IntArrayRef Sizes, Generator *Gen,
+                         std::optional<ScalarType> Dtype,
+                         std::optional<Device> Dev) {
+  const auto &Op = randOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Gen, Dtype, Dev);
+}
+Tensor randnBackendSelect(DispatchKeySet, IntArrayRef Sizes, Generator *Gen,
+                          std::optional<ScalarType> Dtype,
+                          std::optional<Device> Dev) {
+  const auto &Op = randnOp();
+  return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Gen, Dtype, Dev);
+}
+
+} // namespace
+
+SK_LIBRARY_IMPL(sk, BackendSelect, m) {
+  m.impl("empty.memory_format", SK_FN(emptyBackendSelect));
+  m.impl("empty_strided", SK_FN(emptyStridedBackendSelect));
+  m.impl("zeros", SK_FN(zerosBackendSelect));
+  m.impl("ones", SK_FN(onesBackendSelect));
+  m.impl("full", SK_FN(fullBackendSelect));
+  m.impl("arange.start_step", SK_FN(arangeBackendSelect));
+  m.impl("rand", SK_FN(randBackendSelect));
+  m.impl("randn", SK_FN(randnBackendSelect));
+}
 
 Tensor empty(IntArrayRef Sizes, TensorOptions Options,
              std::optional<MemoryFormat> Format) {
-  std::optional<MemoryFormat> F = mergeMemoryFormat("empty", Options, Format);
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::empty_cpu(Sizes, Options.dtype_opt(), Dev, F);
-  case DeviceType::Meta:
-    return native::empty_meta(Sizes, Options.dtype_opt(), Dev, F);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("empty", Dev);
+  return emptyOp().Handle.call(Sizes, Options.dtype_opt(),
+                               Options.device_opt(),
+                               mergeMemoryFormat("empty", Options, Format));
 }
 
 Tensor empty_strided(IntArrayRef Sizes, IntArrayRef Strides,
                      TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::empty_strided_cpu(Sizes, Strides, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::empty_strided_meta(Sizes, Strides, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("empty_strided", Dev);
+  return emptyStridedOp().Handle.call(Sizes, Strides, Options.dtype_opt(),
+                                      Options.device_opt());
 }
 
 Tensor zeros(IntArrayRef Sizes, TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::zeros_cpu(Sizes, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::zeros_meta(Sizes, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("zeros", Dev);
+  return zerosOp().Handle.call(Sizes, Options.dtype_opt(),
+                               Options.device_opt());
 }
 
 Tensor ones(IntArrayRef Sizes, TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::ones_cpu(Sizes, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::ones_meta(Sizes, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("ones", Dev);
+  return onesOp().Handle.call(Sizes, Options.dtype_opt(),
+                              Options.device_opt());
 }
 
 Tensor full(IntArrayRef Sizes, const Scalar &Value, TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::full_cpu(Sizes, Value, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::full_meta(Sizes, Value, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("full", Dev);
+  return fullOp().Handle.call(Sizes, Value, Options.dtype_opt(),
+                              Options.device_opt());
 }
 
 Tensor arange(const Scalar &End, TensorOptions Options) {
@@ -368,31 +502,13 @@ Tensor arange(const Scalar &Start, const Scalar &End, TensorOptions Options) {
 
 Tensor arange(const Scalar &Start, const Scalar &End, const Scalar &Step,
               TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::arange_cpu(Start, End, Step, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::arange_meta(Start, End, Step, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("arange", Dev);
+  return arangeOp().Handle.call(Start, End, Step, Options.dtype_opt(),
+                                Options.device_opt());
 }
 
 Tensor rand(IntArrayRef Sizes, Generator *Gen, TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::rand_cpu(Sizes, Gen, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::rand_meta(Sizes, Gen, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("rand", Dev);
+  return randOp().Handle.call(Sizes, Gen, Options.dtype_opt(),
+                              Options.device_opt());
 }
 
 Tensor rand(IntArrayRef Sizes, TensorOptions Options) {
@@ -400,17 +516,8 @@ Tensor rand(IntArrayRef Sizes, TensorOptions Options) {
 }
 
 Tensor randn(IntArrayRef Sizes, Generator *Gen, TensorOptions Options) {
-  Device Dev = Options.device();
-  switch (Dev.type()) {
-  case DeviceType::CPU:
-    return native::randn_cpu(Sizes, Gen, Options.dtype_opt(), Dev);
-  case DeviceType::Meta:
-    return native::randn_meta(Sizes, Gen, Options.dtype_opt(), Dev);
-  case DeviceType::CUDA:
-  case DeviceType::PrivateUse1:
-    break;
-  }
-  noKernelFor("randn", Dev);
+  return randnOp().Handle.call(Sizes, Gen, Options.dtype_opt(),
+                               Options.device_opt());
 }
 
 Tensor randn(IntArrayRef Sizes, TensorOptions Options) {

@@ -251,12 +251,13 @@ TEST(DispatcherTest, RegisteredOperatorsAreListed) {
 TEST(DispatcherTest, RegistrationIsThreadSafeAgainstCalls) {
   auto Which = op<Tensor(const Tensor &)>("dtest::which");
   std::atomic<bool> Stop{false};
-  std::atomic<int> Ran{0}, Missing{0};
+  std::atomic<int> Started{0}, Ran{0}, Missing{0};
   std::vector<std::thread> Callers;
   for (int I = 0; I < 2; ++I) {
     Callers.emplace_back([&] {
       IncludeDispatchKeyGuard G(DispatchKey::PrivateUse3);
       Tensor T = cpuTensor();
+      ++Started;
       while (!Stop.load()) {
         try {
           Which.call(T);
@@ -267,15 +268,21 @@ TEST(DispatcherTest, RegistrationIsThreadSafeAgainstCalls) {
       }
     });
   }
+  // Registration must overlap with calls in flight.
+  while (Started.load() < 2)
+    std::this_thread::yield();
   for (int Round = 0; Round < 200; ++Round) {
     Library L(Library::Impl, "dtest", DispatchKey::PrivateUse3, "r.cpp",
               Round);
     L.impl("which", SK_FN(ranCPU));
   }
+  while (Ran.load() + Missing.load() < 1000)
+    std::this_thread::yield();
   Stop = true;
   for (std::thread &T : Callers)
     T.join();
-  EXPECT_GT(Ran.load() + Missing.load(), 0);
+  // With no kernel registered at the end, the calls after the loop missed.
+  EXPECT_GT(Missing.load(), 0);
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/dispatch/Library.h"
 #include "sk/dispatch/Tracer.h"
+#include "sk/ops/Factories.h"
 
 #include "TestUtils.h"
 
@@ -93,6 +94,29 @@ TEST(TracerTest, NestedGuardsEachSeeTheirCalls) {
     EXPECT_EQ(Inner.calls().size(), 1u);
   }
   EXPECT_EQ(Outer.calls().size(), 2u);
+}
+
+TEST(TracerTest, FactoriesAreOperatorsToo) {
+  // Factories go through BackendSelect, below the Tracer.
+  TraceGuard Trace;
+  Tensor Z = sk::zeros({2, 3}, TensorOptions(kMeta).dtype(kHalf));
+  EXPECT_TRUE(Z.is_meta());
+  ASSERT_EQ(Trace.calls().size(), 1u);
+  EXPECT_EQ(Trace.calls()[0].str(),
+            "sk::zeros([2, 3], 6, meta) -> tensor(float16[2, 3], meta)");
+}
+
+TEST(TracerTest, FactoryKernelsCanBeAddedForNewBackends) {
+  // A backend registers a factory kernel; BackendSelect finds it.
+  Library L(Library::Impl, "sk", DispatchKey::PrivateUse1, "t.cpp", 1);
+  L.impl("zeros", [](IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                     std::optional<Device>) {
+    return detail::empty_meta(Sizes, Dtype.value_or(kFloat));
+  });
+  Tensor Z = sk::zeros({4}, TensorOptions(Device(DeviceType::PrivateUse1)));
+  EXPECT_EQ(Z.numel(), 4);
+  SK_EXPECT_ERROR(sk::ones({4}, TensorOptions(Device(DeviceType::PrivateUse1))),
+                  "ones(): no kernel for device 'privateuseone'");
 }
 
 } // namespace

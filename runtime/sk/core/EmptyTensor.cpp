@@ -56,6 +56,43 @@ static Tensor makeEmpty(const char *Op, IntArrayRef Sizes,
   return Tensor(std::move(Impl));
 }
 
+/// The element count of \p Sizes; an error naming empty() for a negative
+/// size or an overflow.
+static int64_t checkedNumel(IntArrayRef Sizes, size_t ItemSize) {
+  int64_t Numel = 1;
+  bool Overflow = false;
+  bool Negative = false;
+  for (int64_t S : Sizes) {
+    Negative |= S < 0;
+    Overflow |= __builtin_mul_overflow(Numel, S, &Numel);
+  }
+  int64_t Bytes;
+  Overflow |= __builtin_mul_overflow(Numel, static_cast<int64_t>(ItemSize),
+                                     &Bytes);
+  if (SK_UNLIKELY(Negative || Overflow)) {
+    // The general path says exactly what is wrong.
+    std::vector<int64_t> Strides = contiguousStrides(Sizes);
+    computeStorageBytes("empty", Sizes, Strides, ItemSize);
+    SK_INTERNAL_ASSERT(Numel == 0, "unreported overflow for sizes ", Sizes);
+  }
+  return Numel;
+}
+
+/// Row-major allocation, the common case, in one pass over the sizes.
+static Tensor emptyContiguous(IntArrayRef Sizes, ScalarType Dtype,
+                              Device Dev) {
+  SK_CHECK(Dtype != ScalarType::Undefined, "empty(): dtype is undefined");
+  size_t ItemSize = elementSize(Dtype);
+  int64_t Numel = checkedNumel(Sizes, ItemSize);
+  Storage S;
+  if (!Dev.is_meta())
+    S = Storage::make(static_cast<size_t>(Numel) * ItemSize,
+                      getAllocator(Dev.type()), /*Resizable=*/true);
+  return Tensor(IntrusivePtr<TensorImpl>::make(TensorImpl::ContiguousTag(),
+                                               std::move(S), Dtype, Dev,
+                                               Sizes, Numel));
+}
+
 Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
                      std::optional<MemoryFormat> Format) {
   SK_CHECK(Format != MemoryFormat::Preserve,
@@ -70,21 +107,7 @@ Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
              "-d size, but got ", Sizes);
     return makeEmpty("empty", Sizes, Strides, Dtype, Dev);
   }
-  // Row-major strides without a heap vector for the common ranks.
-  int64_t Strides[SizesAndStrides::kInlineDims];
-  if (Sizes.size() <= SizesAndStrides::kInlineDims) {
-    int64_t Stride = 1;
-    for (size_t I = Sizes.size(); I-- > 0;) {
-      Strides[I] = Stride;
-      // Modulo 2^64: sizes this large fail in computeStorageBytes.
-      Stride = static_cast<int64_t>(static_cast<uint64_t>(Stride) *
-                                    static_cast<uint64_t>(
-                                        Sizes[I] > 1 ? Sizes[I] : 1));
-    }
-    return makeEmpty("empty", Sizes, IntArrayRef(Strides, Sizes.size()),
-                     Dtype, Dev);
-  }
-  return makeEmpty("empty", Sizes, contiguousStrides(Sizes), Dtype, Dev);
+  return emptyContiguous(Sizes, Dtype, Dev);
 }
 
 Tensor empty_strided_generic(IntArrayRef Sizes, IntArrayRef Strides,

@@ -17,6 +17,28 @@ TensorImpl::TensorImpl(Storage S, ScalarType Dtype, Device Dev)
   refreshNumelAndContiguity();
 }
 
+TensorImpl::TensorImpl(ContiguousTag, Storage S, ScalarType Dtype, Device Dev,
+                       IntArrayRef Sizes, int64_t Numel)
+    : Store(std::move(S)), Numel(Numel), KeySet(backendKeyOf(Dev.type())),
+      Dtype(Dtype), Dev(Dev) {
+  SS.resize(Sizes.size());
+  int64_t *SizesOut = SS.sizesData();
+  int64_t *StridesOut = SS.stridesData();
+  int64_t Stride = 1;
+  for (size_t I = Sizes.size(); I-- > 0;) {
+    SizesOut[I] = Sizes[I];
+    StridesOut[I] = Stride;
+    // Wraps only when Numel is 0, where strides do not matter.
+    Stride = static_cast<int64_t>(static_cast<uint64_t>(Stride) *
+                                  static_cast<uint64_t>(
+                                      Sizes[I] > 1 ? Sizes[I] : 1));
+  }
+  // Row-major is also channels-last when the channel dimension does not
+  // matter (C == 1, or H == W == 1); only ranks 4 and 5 can be.
+  if (Sizes.size() == 4 || Sizes.size() == 5)
+    refreshNumelAndContiguity();
+}
+
 void TensorImpl::dataOfStoragelessTensor() const {
   SK_CHECK_NOT_IMPLEMENTED(
       !is_meta(), "Cannot access data of a tensor on the meta device: meta "

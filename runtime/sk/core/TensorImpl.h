@@ -33,6 +33,13 @@ public:
   /// A tensor over \p S (null for meta tensors) with sizes {0}.
   TensorImpl(Storage S, ScalarType Dtype, Device Dev);
 
+  struct ContiguousTag {};
+  /// A row-major tensor of \p Sizes over \p S, whose element count
+  /// \p Numel the caller has computed and checked. The fast path of
+  /// allocation: one pass over the sizes, no generic stride analysis.
+  TensorImpl(ContiguousTag, Storage S, ScalarType Dtype, Device Dev,
+             IntArrayRef Sizes, int64_t Numel);
+
   IntArrayRef sizes() const { return SS.sizes(); }
   IntArrayRef strides() const { return SS.strides(); }
   int64_t dim() const { return static_cast<int64_t>(SS.size()); }

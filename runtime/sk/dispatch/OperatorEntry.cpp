@@ -16,12 +16,6 @@ OperatorEntry::OperatorEntry(OperatorName Name)
     Slot.store(nullptr, std::memory_order_relaxed);
 }
 
-bool OperatorEntry::hasKernelForDispatchKey(DispatchKey K) const {
-  const KernelFunction *F =
-      Table[static_cast<int>(K)].load(std::memory_order_acquire);
-  return F && !F->isFallthrough();
-}
-
 std::string OperatorEntry::listKernelKeys() const {
   std::ostringstream OS;
   OS << '[';

@@ -73,7 +73,11 @@ public:
     return *F;
   }
 
-  bool hasKernelForDispatchKey(DispatchKey K) const;
+  bool hasKernelForDispatchKey(DispatchKey K) const {
+    const KernelFunction *F =
+        Table[static_cast<int>(K)].load(std::memory_order_acquire);
+    return F && !F->isFallthrough();
+  }
   /// Checks that typed calls with C++ signature \p Sig (parameter and
   /// return types \p Args and \p Rets) fit the schema and the registered
   /// kernels; throws an sk::Error naming both otherwise.

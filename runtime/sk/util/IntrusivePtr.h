@@ -56,8 +56,13 @@ public:
     return *this;
   }
 
+  /// Allocates a T owned by the result. The first reference is a plain
+  /// store: nothing else can see the object yet.
   template <typename... Args> static IntrusivePtr make(Args &&...A) {
-    return IntrusivePtr(new T(std::forward<Args>(A)...));
+    IntrusivePtr P;
+    P.Ptr = new T(std::forward<Args>(A)...);
+    P.Ptr->RefCount.store(1, std::memory_order_relaxed);
+    return P;
   }
 
   T *get() const noexcept { return Ptr; }
@@ -68,7 +73,7 @@ public:
   size_t useCount() const noexcept { return Ptr ? Ptr->useCount() : 0; }
 
   void reset() noexcept {
-    if (Ptr && Ptr->RefCount.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    if (Ptr && releaseLast())
       delete Ptr;
     Ptr = nullptr;
   }
@@ -84,6 +89,15 @@ public:
   bool operator!=(const IntrusivePtr &O) const { return Ptr != O.Ptr; }
 
 private:
+  /// Drops our reference; true when it was the last one.
+  bool releaseLast() noexcept {
+    // Note [Sole owner]: a count of 1 is our own reference, and no other
+    // thread can add one without holding one, so the last owner skips the
+    // atomic read-modify-write (most tensors die with one owner).
+    if (Ptr->RefCount.load(std::memory_order_acquire) == 1)
+      return true;
+    return Ptr->RefCount.fetch_sub(1, std::memory_order_acq_rel) == 1;
+  }
   void retain() noexcept {
     if (Ptr)
       Ptr->RefCount.fetch_add(1, std::memory_order_relaxed);

@@ -8,6 +8,8 @@ packages=(
   # Compiler libraries: LLVM Support, Clang LibTooling, clang 22 for the
   # fuzzers, lit/FileCheck/split-file for the lit suite.
   llvm-22-dev libclang-22-dev clang-22 llvm-22-tools libclang-rt-22-dev
+  # OpenMP for clang builds (the fuzzers build the runtime with clang 22).
+  libomp-22-dev
   # Schema files are YAML.
   libyaml-cpp-dev
   # Runtime: SIMD inner loops.

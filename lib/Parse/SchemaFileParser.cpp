@@ -227,7 +227,9 @@ std::optional<SchemaEntry> EntryReader::read(const YAMLNode &Node) {
   SchemaEntry E;
   E.Loc = Node.getLoc();
   bool Ok = true;
-  for (const auto &[Key, Value] : Node.getEntries()) {
+  for (const YAMLNode::KeyValue &KV : Node.getEntries()) {
+    const YAMLScalar &Key = KV.first;
+    const YAMLNode &Value = KV.second;
     const KeySpec *Spec = find_if(
         EntryKeys, [&](const KeySpec &S) { return S.Key == Key.Value; });
     if (Spec == std::end(EntryKeys)) {

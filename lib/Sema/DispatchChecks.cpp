@@ -230,8 +230,8 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
     }
   }
 
-  llvm::stable_sort(F.Dispatch, [](const BackendKernel &A,
-                                   const BackendKernel &B) {
+  // Keys are unique (duplicates were reported), so the order is total.
+  llvm::sort(F.Dispatch, [](const BackendKernel &A, const BackendKernel &B) {
     return A.Key < B.Key;
   });
   return true;

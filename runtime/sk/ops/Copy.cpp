@@ -57,10 +57,14 @@ static LoopGeometry makeGeometry(IntArrayRef Sizes, IntArrayRef DstStrides,
   for (size_t D = 0; D != Sizes.size(); ++D)
     if (Sizes[D] != 1)
       Dims.push_back(D);
-  std::stable_sort(Dims.begin(), Dims.end(), [&](size_t A, size_t B) {
+  // Ties keep the dimension order (the index breaks them), as a stable
+  // sort would.
+  std::sort(Dims.begin(), Dims.end(), [&](size_t A, size_t B) {
     if (DstStrides[A] != DstStrides[B])
       return DstStrides[A] > DstStrides[B];
-    return SrcStrides[A] > SrcStrides[B];
+    if (SrcStrides[A] != SrcStrides[B])
+      return SrcStrides[A] > SrcStrides[B];
+    return A < B;
   });
   LoopGeometry G;
   for (size_t D : Dims) {

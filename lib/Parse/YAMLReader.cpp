@@ -37,6 +37,7 @@ public:
         NodeBudget(Buffer.size() + 64) {}
 
   std::optional<YAMLNode> convert(const YAML::Node &N);
+  bool failed() const { return Failed; }
 
 private:
   SMLoc locOf(const YAML::Mark &M) const {
@@ -44,17 +45,41 @@ private:
       return SMLoc::getFromPointer(Buffer.data());
     return SMLoc::getFromPointer(Buffer.data() + M.pos);
   }
-  YAMLScalar makeScalar(const YAML::Node &N) const;
+  /// Converts a scalar node; reports a quoted scalar that never closes.
+  YAMLScalar makeScalar(const YAML::Node &N);
 
   StringRef Buffer;
   DiagnosticsEngine &Diags;
   size_t NodeBudget;
   bool BudgetExceeded = false;
+  /// Set when a scalar was malformed in a way yaml-cpp let through.
+  bool Failed = false;
 };
 
 } // namespace
 
-YAMLScalar Converter::makeScalar(const YAML::Node &N) const {
+/// Whether the quoted scalar at the start of \p Text has its closing quote
+/// (yaml-cpp accepts one that runs to the end of the file).
+static bool hasClosingQuote(StringRef Text) {
+  char Quote = Text.front();
+  for (size_t I = 1; I < Text.size(); ++I) {
+    if (Quote == '"' && Text[I] == '\\') {
+      ++I;
+      continue;
+    }
+    if (Text[I] != Quote)
+      continue;
+    // In single quotes, '' is an escaped quote.
+    if (Quote == '\'' && I + 1 < Text.size() && Text[I + 1] == '\'') {
+      ++I;
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+YAMLScalar Converter::makeScalar(const YAML::Node &N) {
   YAMLScalar S;
   S.Value = N.Scalar();
   S.Loc = locOf(N.Mark());
@@ -63,6 +88,13 @@ YAMLScalar Converter::makeScalar(const YAML::Node &N) const {
   if (!Rest.empty() && (Rest.front() == '\'' || Rest.front() == '"')) {
     S.Plain = false;
     char Quote = Rest.front();
+    if (!hasClosingQuote(Rest)) {
+      // Like a syntax error, it leaves no tree: the rest of the file is
+      // inside the string.
+      Diags.report(S.Loc, diag::err_yaml_unterminated_quote)
+          << (Quote == '"' ? 1 : 0) << SMRange(S.Loc, S.Loc);
+      Failed = true;
+    }
     // Verbatim when the quoted text has no escapes: it is then the value.
     if (Rest.substr(1).starts_with(S.Value) &&
         Rest.size() > S.Value.size() + 1 && Rest[S.Value.size() + 1] == Quote) {
@@ -144,7 +176,10 @@ std::optional<YAMLNode> readYAML(unsigned BufferID, DiagnosticsEngine &Diags) {
   try {
     YAML::Node Root = YAML::Load(Buffer.str());
     Converter C(Buffer, Diags);
-    return C.convert(Root);
+    std::optional<YAMLNode> Tree = C.convert(Root);
+    if (C.failed())
+      return std::nullopt;
+    return Tree;
   } catch (const YAML::Exception &E) {
     SMLoc Loc = SMLoc::getFromPointer(Buffer.data());
     if (!E.mark.is_null() && E.mark.pos >= 0 &&

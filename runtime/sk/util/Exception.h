@@ -13,7 +13,8 @@
 ///                                     throws sk::InternalAssertError.
 ///
 /// The message pieces are streamed together only when the check fails, on
-/// an out-of-line [[noreturn]] path, so a passing check costs one branch.
+/// an out-of-line [[noreturn]] path (a cold, never-inlined lambda), so a
+/// passing check costs one branch and no stack space for the message.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -92,13 +93,22 @@ void warn(const std::string &Msg);
 } // namespace sk
 
 #define SK_UNLIKELY(x) __builtin_expect(static_cast<bool>(x), 0)
+/// The failure path of a check: a lambda kept out of the caller, so that a
+/// passing check costs the caller one branch and no stack frame for the
+/// message.
+#define SK_COLD_NOINLINE __attribute__((cold, noinline, noreturn))
 #define SK_LIKELY(x) __builtin_expect(static_cast<bool>(x), 1)
 
 #define SK_CHECK_WITH(ErrorType, cond, ...)                                    \
   do {                                                                         \
-    if (SK_UNLIKELY(!(cond)))                                                  \
-      ::sk::detail::throwError<ErrorType>(__func__, __FILE__, __LINE__, #cond, \
-                                          ::sk::detail::str(__VA_ARGS__));     \
+    if (SK_UNLIKELY(!(cond))) {                                                \
+      const char *SkFunc_ = __func__;                                          \
+      [&]() SK_COLD_NOINLINE {                                                 \
+        ::sk::detail::throwError<ErrorType>(SkFunc_, __FILE__, __LINE__,       \
+                                            #cond,                             \
+                                            ::sk::detail::str(__VA_ARGS__));   \
+      }();                                                                     \
+    }                                                                          \
   } while (false)
 
 /// Checks a user-facing precondition; the message names the op and the
@@ -114,9 +124,13 @@ void warn(const std::string &Msg);
 /// Checks an invariant of the runtime itself.
 #define SK_INTERNAL_ASSERT(cond, ...)                                          \
   do {                                                                         \
-    if (SK_UNLIKELY(!(cond)))                                                  \
-      ::sk::detail::internalAssertFail(__func__, __FILE__, __LINE__, #cond,    \
-                                       ::sk::detail::str(__VA_ARGS__));        \
+    if (SK_UNLIKELY(!(cond))) {                                                \
+      const char *SkFunc_ = __func__;                                          \
+      [&]() SK_COLD_NOINLINE {                                                 \
+        ::sk::detail::internalAssertFail(SkFunc_, __FILE__, __LINE__, #cond,   \
+                                         ::sk::detail::str(__VA_ARGS__));      \
+      }();                                                                     \
+    }                                                                          \
   } while (false)
 
 #define SK_WARN(...) ::sk::warn(::sk::detail::str(__VA_ARGS__))

@@ -1,0 +1,64 @@
+//===--- StructuredHelpers.h - What generated wrappers call -----*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The output handling of the functional / inplace / out= variant structs
+/// that skc generates for a structured kernel (reference/torchgen.md §4.3).
+/// torchgen pastes these helpers into every Register<Key>.cpp; skc's
+/// generated code calls them here instead. Each takes the sizes, strides
+/// and options that a meta function passed to set_output_* (Note
+/// [set_output_*] in MetaBase.h).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SK_ITER_STRUCTUREDHELPERS_H
+#define SK_ITER_STRUCTUREDHELPERS_H
+
+#include "sk/core/Tensor.h"
+
+#include <optional>
+
+namespace sk {
+namespace impl {
+
+/// Functional variant: allocates an output on Options.device() without
+/// dispatching. Empty \p Strides mean contiguous, or Options' memory format.
+Tensor create_out(IntArrayRef Sizes, IntArrayRef Strides,
+                  const TensorOptions &Options);
+
+/// Inplace variant: \p Self must already have the output's dtype, device
+/// and sizes ("Bad in-place call: ...").
+void check_inplace(const Tensor &Self, IntArrayRef Sizes,
+                   const TensorOptions &Options);
+
+/// out= variant: \p Out must have exactly the output's dtype and device;
+/// it is resized to \p Sizes (with a warning when it had elements, see
+/// resize_output) and restrided to \p Strides, or to Options' memory
+/// format, only when the resize happened: a correctly sized out keeps its
+/// strides.
+void resize_out(const Tensor &Out, IntArrayRef Sizes, IntArrayRef Strides,
+                const TensorOptions &Options);
+
+/// Inplace and out= variants of set_output_strided: a proxy with the
+/// required \p Strides when \p Out's strides differ, else nothing. The
+/// wrapper passes the proxy to impl() and copies it back into \p Out.
+std::optional<Tensor> maybe_create_proxy(const Tensor &Out, IntArrayRef Sizes,
+                                         IntArrayRef Strides,
+                                         const TensorOptions &Options);
+
+/// Resizes \p Output to \p Shape (at::native::resize_output) and returns
+/// whether it changed. Resizing a tensor that has elements warns through
+/// SK_WARN, as PyTorch does; resizing an empty one is silent.
+bool resize_output(const Tensor &Output, IntArrayRef Shape);
+
+/// Gives \p T the sizes \p Sizes and strides \p Strides, keeping its
+/// storage offset and growing its storage when needed (as_strided_).
+void restride_output(const Tensor &T, IntArrayRef Sizes, IntArrayRef Strides);
+
+} // namespace impl
+} // namespace sk
+
+#endif // SK_ITER_STRUCTUREDHELPERS_H

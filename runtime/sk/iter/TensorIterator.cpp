@@ -1,0 +1,1264 @@
+//===--- TensorIterator.cpp - Broadcasting elementwise iteration ----------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sk/iter/TensorIterator.h"
+
+#include "sk/core/EmptyTensor.h"
+#include "sk/iter/MemoryOverlap.h"
+#include "sk/iter/StructuredHelpers.h"
+#include "sk/iter/TypePromotion.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace sk {
+
+/// Broadcasts \p Shape (tensor a) with \p B in place.
+static void broadcastInPlace(DimVector &Shape, IntArrayRef B) {
+  size_t DimsA = Shape.size(), DimsB = B.size();
+  if (DimsB > DimsA) {
+    // Leading dimensions of size 1 for a.
+    Shape.resize(DimsB);
+    for (size_t I = DimsB; I-- > DimsB - DimsA;)
+      Shape[I] = Shape[I - (DimsB - DimsA)];
+    for (size_t I = 0; I != DimsB - DimsA; ++I)
+      Shape[I] = 1;
+  }
+  size_t Ndim = Shape.size();
+  for (size_t Offset = 0; Offset < DimsB; ++Offset) {
+    size_t I = Ndim - 1 - Offset;
+    int64_t SizeA = Offset < DimsA ? Shape[I] : 1;
+    int64_t SizeB = B[DimsB - 1 - Offset];
+    SK_CHECK(SizeA == SizeB || SizeA == 1 || SizeB == 1,
+             "The size of tensor a (", SizeA,
+             ") must match the size of tensor b (", SizeB,
+             ") at non-singleton dimension ", I);
+    Shape[I] = SizeA == 1 ? SizeB : SizeA;
+  }
+}
+
+DimVector infer_size_dimvector(IntArrayRef A, IntArrayRef B) {
+  DimVector Expanded(A);
+  broadcastInPlace(Expanded, B);
+  return Expanded;
+}
+
+OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT) : T(std::move(MT)) {
+  const Tensor &Ten = T.get();
+  if (!Ten.defined())
+    return;
+  device = Ten.device();
+  target_dtype = Ten.scalar_type();
+  current_dtype = target_dtype;
+}
+
+// Note [Building TensorOptions]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// TensorOptions is seven bytes of std::optionals. GCC builds one field by
+// field on the stack (or returns it in a register and spills it byte by
+// byte) and reads it back whole, and each such read waits for the byte
+// stores before it (a store-forwarding stall, ~12 cycles): building the
+// options of one output cost a quarter of building a small iterator.
+// Copying a finished TensorOptions from memory does not stall, so the
+// iterator passes references into a table of the common ones.
+
+/// The options of \p Op (OperandInfo::options()), from a table when
+/// possible, else built in \p Storage.
+static const TensorOptions &optionsOf(const OperandInfo &Op,
+                                      TensorOptions &Storage) {
+  constexpr int NumDtypes = static_cast<int>(ScalarType::NumOptions);
+  struct Table {
+    TensorOptions Entries[NumDeviceTypes][NumDtypes];
+    Table() {
+      for (int T = 0; T < NumDeviceTypes; ++T)
+        for (int D = 0; D < NumDtypes; ++D)
+          Entries[T][D] = TensorOptions(Device(static_cast<DeviceType>(T)))
+                              .dtype(static_cast<ScalarType>(D));
+    }
+  };
+  static const Table Common;
+  if (Op.device && !Op.device->has_index() &&
+      Op.target_dtype != ScalarType::Undefined)
+    return Common.Entries[static_cast<int>(Op.device->type())]
+                         [static_cast<int>(Op.target_dtype)];
+  Storage = TensorOptions(Op.target_dtype).device(Op.device);
+  return Storage;
+}
+
+TensorOptions OperandInfo::options() const {
+  TensorOptions Storage;
+  return optionsOf(*this, Storage);
+}
+
+//===----------------------------------------------------------------------===//
+// TensorIteratorConfig
+//===----------------------------------------------------------------------===//
+
+TensorIteratorConfig &
+TensorIteratorConfig::promote_inputs_to_common_dtype(bool Promote) {
+  PromoteInputsToCommonDtype = Promote;
+  if (Promote)
+    CheckAllSameDtype = false;
+  return *this;
+}
+
+TensorIteratorConfig &
+TensorIteratorConfig::promote_integer_inputs_to_float(bool Promote) {
+  PromoteIntegerInputsToFloat = Promote;
+  SK_INTERNAL_ASSERT(!Promote || PromoteInputsToCommonDtype,
+                     "promote_integer_inputs_to_float needs "
+                     "promote_inputs_to_common_dtype");
+  return *this;
+}
+
+TensorIteratorConfig &
+TensorIteratorConfig::cast_common_dtype_to_outputs(bool Cast) {
+  CastCommonDtypeToOutputs = Cast;
+  if (Cast)
+    CheckAllSameDtype = false;
+  return *this;
+}
+
+TensorIteratorConfig &
+TensorIteratorConfig::declare_static_dtype_and_device(ScalarType Dtype,
+                                                      Device Dev) {
+  declare_static_dtype(Dtype);
+  StaticDevice = Dev;
+  return *this;
+}
+
+TensorIteratorConfig &TensorIteratorConfig::declare_static_dtype(ScalarType D) {
+  SK_CHECK(!CheckAllSameDtype, "check_all_same_dtype(false) must be called "
+                               "before declare_static_dtype(...)");
+  StaticDtype = D;
+  return *this;
+}
+
+TensorIteratorConfig &TensorIteratorConfig::declare_static_device(Device D) {
+  StaticDevice = D;
+  return *this;
+}
+
+TensorIteratorConfig &
+TensorIteratorConfig::declare_static_shape(IntArrayRef StaticShapeArg) {
+  // Bypasses all shape checking: the caller has checked the operands.
+  SK_CHECK(!ResizeOutputs, "resize_outputs() must be called before "
+                           "declare_static_shape(...)");
+  StaticShape = DimVector(StaticShapeArg);
+  return *this;
+}
+
+TensorIteratorConfig &
+TensorIteratorConfig::declare_static_shape(IntArrayRef StaticShapeArg,
+                                           IntArrayRef SquashDims) {
+  declare_static_shape(StaticShapeArg);
+  for (int64_t D : SquashDims) {
+    SK_CHECK(D >= 0 && D < static_cast<int64_t>(StaticShape->size()),
+             "squash_dim ", D, " must be in [0, ", StaticShape->size(), ").");
+    (*StaticShape)[D] = 1;
+  }
+  return *this;
+}
+
+TensorIterator TensorIteratorConfig::build() {
+  TensorIterator Iter;
+  Iter.build(*this);
+  return Iter;
+}
+
+//===----------------------------------------------------------------------===//
+// build()
+//===----------------------------------------------------------------------===//
+
+void TensorIteratorBase::build(TensorIteratorConfig &Config) {
+  IsReduction = Config.IsReduction;
+  EnforceLinearIteration = Config.EnforceLinearIteration;
+  StaticShape = Config.StaticShape.has_value();
+
+  populate_operands(Config);
+  mark_outputs();
+  compute_mem_overlaps(Config);
+  compute_shape(Config);
+  mark_resize_outputs(Config);
+  compute_types(Config);
+  if (!fast_set_up(Config) && !fast_set_up_row_major(Config)) {
+    compute_strides(Config);
+    reorder_dimensions();
+    allocate_or_resize_outputs();
+    // Loops never run on meta tensors, so their dimensions stay as they
+    // are (which keeps invert_perm valid for callers).
+    if (!IsMeta)
+      coalesce_dimensions();
+  }
+  if (IsMeta)
+    return;
+  for (OperandInfo &Op : Operands) {
+    SK_INTERNAL_ASSERT(Op.tensor().defined(), "operand left undefined");
+    Op.data = Op.tensor().data_ptr();
+  }
+}
+
+void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
+  Operands.reserve(Config.Tensors.size());
+  for (detail::MaybeOwnedTensor &T : Config.Tensors) {
+    // Any meta operand makes the whole computation a meta one: shapes and
+    // dtypes only, as with multiple dispatch.
+    const Tensor &Ten = T.get();
+    if (Ten.defined() && Ten.is_meta())
+      IsMeta = true;
+    Operands.emplace_back(std::move(T));
+  }
+  NumOutputs = Config.NumOutputs;
+}
+
+void TensorIteratorBase::mark_outputs() {
+  for (int I = 0; I < NumOutputs; ++I) {
+    OperandInfo &Op = Operands[I];
+    Op.is_output = true;
+    const Tensor &Output = Op.tensor();
+    if (!Output.defined())
+      continue;
+    for (int Arg = NumOutputs; Arg < ntensors(); ++Arg)
+      if (Output.is_same(tensor(Arg)))
+        Op.is_read_write = true;
+  }
+}
+
+void TensorIteratorBase::mark_resize_outputs(
+    const TensorIteratorConfig &Config) {
+  // Outputs do not broadcast: a given output must have the broadcast shape,
+  // except that a write-only one is resized (the legacy out= behaviour).
+  if (Config.StaticShape)
+    return;
+  for (int I = 0; I < NumOutputs; ++I) {
+    const Tensor &Output = tensor(I);
+    if (!Output.defined() || Output.sizes() == IntArrayRef(Shape))
+      continue;
+    if (Config.ResizeOutputs && !Operands[I].is_read_write) {
+      Operands[I].will_resize = true;
+      continue;
+    }
+    // A reduction's output has the reduced shape, not the input's.
+    SK_CHECK(IsReduction, "output with shape ", Output.sizes(),
+             " doesn't match the broadcast shape ", Shape);
+  }
+}
+
+void TensorIteratorBase::compute_mem_overlaps(
+    const TensorIteratorConfig &Config) {
+  if (!Config.CheckMemOverlap)
+    return;
+  for (int I = 0; I < NumOutputs; ++I) {
+    const Tensor &Output = tensor(I);
+    if (!Output.defined())
+      continue;
+    assert_no_internal_overlap(Output);
+    for (int Arg = NumOutputs; Arg < ntensors(); ++Arg)
+      if (!tensor(Arg).is_same(Output))
+        assert_no_partial_overlap(Output, tensor(Arg));
+  }
+}
+
+void TensorIteratorBase::compute_shape(const TensorIteratorConfig &Config) {
+  if (Config.StaticShape) {
+    Shape = *Config.StaticShape;
+    return;
+  }
+  AllOpsSameShape = true;
+  bool HasScalars = false, HasTensors = false, First = true;
+  for (OperandInfo &Op : Operands) {
+    const Tensor &T = Op.tensor();
+    if (!T.defined())
+      continue;
+    // Outputs that may be resized do not take part: add(..., out=Dst)
+    // resizes Dst. An output that is also an input is seen as the input.
+    if (Config.ResizeOutputs && Op.is_output)
+      continue;
+    IntArrayRef S = T.sizes();
+    if (S.empty())
+      HasScalars = true;
+    else
+      HasTensors = true;
+    if (HasScalars && HasTensors)
+      AllOpsSameShape = false;
+    if (First) {
+      Shape = S;
+      First = false;
+    } else if (S != IntArrayRef(Shape)) {
+      AllOpsSameShape = false;
+      broadcastInPlace(Shape, S);
+    }
+  }
+  AllOpsAreScalars = !HasTensors;
+}
+
+ScalarType TensorIteratorBase::compute_common_dtype() {
+  ResultTypeState State;
+  for (const OperandInfo &Op : Operands)
+    if (!Op.is_output)
+      State = update_result_type_state(Op.tensor(), State);
+  CommonDtype = result_type(State);
+  SK_INTERNAL_ASSERT(CommonDtype != ScalarType::Undefined);
+  return CommonDtype;
+}
+
+void TensorIteratorBase::compute_types(const TensorIteratorConfig &Config) {
+  // Review the operands (1/2): every input is defined, find the common
+  // device, see whether dtypes differ and take the first input dtype as a
+  // candidate common dtype.
+  Device Common = kCPU;
+  CommonDtype = ScalarType::Undefined;
+  ScalarType OutputDtype = ScalarType::Undefined;
+  bool HasDifferentInputDtypes = false;
+  bool HasDifferentOutputDtypes = false;
+  bool HasUndefinedOutputs = false;
+
+  for (OperandInfo &Op : Operands) {
+    if (!Op.is_type_defined()) {
+      SK_INTERNAL_ASSERT(Op.is_output, "Found type undefined input tensor!");
+      if (Config.StaticDtype)
+        Op.target_dtype = *Config.StaticDtype;
+      else
+        HasUndefinedOutputs = true;
+      if (Config.StaticDevice)
+        Op.device = *Config.StaticDevice;
+      else
+        SK_INTERNAL_ASSERT(Config.CheckAllSameDevice,
+                           "an undefined output needs check_all_same_device "
+                           "or a static device");
+      if (HasUndefinedOutputs || !Op.device)
+        continue;
+    }
+    const Tensor &T = Op.tensor();
+    if (!T.defined()) {
+      SK_INTERNAL_ASSERT(Op.is_output, "Found undefined input tensor!");
+      continue;
+    }
+    SK_INTERNAL_ASSERT(Op.target_dtype == Op.current_dtype);
+    if (Common == kCPU && !T.is_cpu())
+      Common = T.device();
+    ScalarType &Seen = Op.is_output ? OutputDtype : CommonDtype;
+    if (Op.target_dtype == Seen)
+      continue;
+    if (Seen == ScalarType::Undefined)
+      Seen = Op.target_dtype;
+    else if (Op.is_output)
+      HasDifferentOutputDtypes = true;
+    else
+      HasDifferentInputDtypes = true;
+  }
+
+  SK_INTERNAL_ASSERT(
+      !(HasDifferentInputDtypes && !Config.PromoteInputsToCommonDtype &&
+        (HasUndefinedOutputs || Config.EnforceSafeCastingToOutput ||
+         Config.CastCommonDtypeToOutputs)),
+      "inputs of different dtypes need promote_inputs_to_common_dtype");
+
+  if (Config.CheckAllSameDtype &&
+      (HasDifferentInputDtypes || HasDifferentOutputDtypes ||
+       (CommonDtype != OutputDtype && OutputDtype != ScalarType::Undefined))) {
+    for (const OperandInfo &Op : Operands) {
+      if (!Op.tensor().defined())
+        continue;
+      SK_CHECK(Op.target_dtype == CommonDtype, "Found dtype ",
+               detail::typeName(Op.target_dtype), " but expected ",
+               detail::typeName(CommonDtype));
+    }
+  }
+
+  CommonDevice = Common;
+  if (!HasUndefinedOutputs && !Config.CheckAllSameDevice &&
+      !Config.PromoteInputsToCommonDtype && !Config.CastCommonDtypeToOutputs &&
+      !Config.EnforceSafeCastingToOutput) {
+    // Nothing else to do; the common dtype is known only if inputs agree.
+    if (HasDifferentInputDtypes)
+      CommonDtype = ScalarType::Undefined;
+    return;
+  }
+
+  if ((HasDifferentInputDtypes || AllOpsAreScalars) &&
+      Config.PromoteInputsToCommonDtype)
+    compute_common_dtype();
+  if (Config.PromoteIntegerInputsToFloat &&
+      isIntegralType(CommonDtype, /*IncludeBool=*/true))
+    CommonDtype = get_default_dtype();
+
+  // Review the operands (2/2): give undefined outputs their dtype and
+  // device, check devices and safe casting. No temporaries are made: see
+  // Note [Type promotion without temporaries].
+  int CpuScalarsOnNonCpu = 0;
+  int MaxCpuScalarsOnNonCpu = Config.AllowCpuScalars ? 1 : 0;
+  for (OperandInfo &Op : Operands) {
+    bool TypeDefined = Op.is_type_defined();
+    bool DeviceDefined = Op.is_device_defined();
+    if (!TypeDefined)
+      Op.target_dtype = CommonDtype;
+    if (!DeviceDefined)
+      Op.device = Common;
+    if (!TypeDefined && !DeviceDefined)
+      continue;
+    const Tensor &T = Op.tensor();
+    if (!T.defined())
+      continue;
+    if (Config.CheckAllSameDevice) {
+      if (!Common.is_cpu() && Config.AllowCpuScalars && !Op.is_output &&
+          T.dim() == 0 && T.is_cpu()) {
+        // One CPU scalar may join a kernel on another device, which gets
+        // its value by value.
+        SK_CHECK(CpuScalarsOnNonCpu < MaxCpuScalarsOnNonCpu,
+                 "Trying to pass too many CPU scalars to non-CPU kernel!");
+        ++CpuScalarsOnNonCpu;
+      } else if (*Op.device != Common) {
+        SK_CHECK(false,
+                 "Expected all tensors to be on the same device, but found at "
+                 "least two devices, ",
+                 Common, " and ", *Op.device, "!");
+      }
+    }
+    if (Config.EnforceSafeCastingToOutput && Op.is_output &&
+        Op.current_dtype != CommonDtype)
+      SK_CHECK(canCast(CommonDtype, Op.current_dtype), "result type ",
+               detail::typeName(CommonDtype),
+               " can't be cast to the desired output type ",
+               detail::typeName(Op.current_dtype));
+  }
+}
+
+namespace {
+enum class FastSetupKind {
+  None,
+  Contiguous,
+  ChannelsLast,
+  NonOverlappingDense
+};
+} // namespace
+
+bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
+  if (IsReduction || !AllOpsSameShape)
+    return false;
+  // With a static shape the operands need not have the iteration shape.
+  if (Config.StaticShape)
+    return false;
+
+  FastSetupKind Kind = FastSetupKind::None;
+  if (EnforceLinearIteration) {
+    Kind = FastSetupKind::Contiguous;
+    for (const OperandInfo &Op : Operands)
+      if (Op.tensor().defined() && !Op.will_resize &&
+          !Op.tensor().is_contiguous())
+        return false;
+  } else {
+    bool Contiguous = true, ChannelsLast = true, Dense = true;
+    for (const OperandInfo &Op : Operands) {
+      const Tensor &T = Op.tensor();
+      if (!T.defined() || Op.will_resize)
+        continue;
+      Contiguous &= T.is_contiguous();
+      ChannelsLast &= T.is_contiguous(MemoryFormat::ChannelsLast);
+      Dense &= T.is_non_overlapping_and_dense();
+    }
+    // An ambiguous layout (NC11) counts as contiguous.
+    if (Contiguous) {
+      Kind = FastSetupKind::Contiguous;
+    } else if (ChannelsLast) {
+      Kind = FastSetupKind::ChannelsLast;
+    } else if (Dense) {
+      // Only when every defined operand has the same strides; an output
+      // with other strides keeps them (as NumPy does), so no fast path.
+      const Tensor *Prev = nullptr;
+      for (int I = ntensors() - 1; I >= 0; --I) {
+        const OperandInfo &Op = Operands[I];
+        if (!Op.tensor().defined() || Op.will_resize)
+          continue;
+        if (Prev && Prev->strides() != Op.tensor().strides())
+          return false;
+        Prev = &Op.tensor();
+      }
+      Kind = FastSetupKind::NonOverlappingDense;
+    }
+  }
+  if (Kind == FastSetupKind::None)
+    return false;
+
+  // Allocate or resize the outputs in the layout of the inputs.
+  const Tensor *Dense = nullptr;
+  if (Kind == FastSetupKind::NonOverlappingDense) {
+    for (int I = ntensors() - 1; I >= 0 && !Dense; --I)
+      if (tensor(I).defined())
+        Dense = &tensor(I);
+    SK_INTERNAL_ASSERT(Dense, "no defined tensor to take strides from");
+  }
+  for (int I = 0; I < NumOutputs; ++I) {
+    OperandInfo &Op = Operands[I];
+    SK_INTERNAL_ASSERT(Op.is_type_defined(), "no type for operand ", I);
+    TensorOptions Storage;
+    const TensorOptions &Options = optionsOf(Op, Storage);
+    switch (Kind) {
+    case FastSetupKind::Contiguous:
+      set_output_raw_strided(I, Shape, {},
+                             Options.memory_format(MemoryFormat::Contiguous));
+      break;
+    case FastSetupKind::ChannelsLast:
+      set_output_raw_strided(I, Shape, {},
+                             Options.memory_format(MemoryFormat::ChannelsLast));
+      break;
+    case FastSetupKind::NonOverlappingDense:
+      set_output_raw_strided(I, Shape, Dense->strides(), Options);
+      break;
+    case FastSetupKind::None:
+      SK_INTERNAL_ASSERT(false, "unreachable fast setup kind");
+    }
+  }
+
+  // Every operand is dense in the same order: one dimension.
+  if (ndim() > 1)
+    HasCoalescedDimensions = true;
+  if (ndim() >= 1) {
+    Shape[0] = numel();
+    Shape.resize(1);
+  }
+  for (OperandInfo &Op : Operands) {
+    Op.stride_bytes.resize(ndim());
+    if (ndim() > 0)
+      Op.stride_bytes[0] =
+          static_cast<int64_t>(elementSize(Op.tensor().scalar_type()));
+  }
+  return true;
+}
+
+bool TensorIteratorBase::fast_set_up_row_major(
+    const TensorIteratorConfig &Config) {
+  // Note [Row-major broadcast setup]: when every operand is row-major
+  // contiguous, reorder_dimensions keeps the row-major order (but for the
+  // strides of size-1 dimensions, which do not change the layout), so the
+  // outputs are row-major. Broadcasting ops on contiguous tensors, meta
+  // ones above all, skip the sort and need strides only for the loops.
+  if (IsReduction || Config.StaticShape)
+    return false;
+  if (!allOperandsRowMajor(/*BeforeStrides=*/true))
+    return false;
+  for (int I = 0; I < NumOutputs; ++I) {
+    OperandInfo &Op = Operands[I];
+    SK_INTERNAL_ASSERT(Op.is_type_defined(), "no type for operand ", I);
+    TensorOptions Storage;
+    const TensorOptions &Options = optionsOf(Op, Storage);
+    if (Op.tensor().defined() && !Op.will_resize) {
+      set_output_raw_strided(I, Op.tensor().sizes(), {}, Options);
+      continue;
+    }
+    set_output_raw_strided(I, Shape, {}, Options);
+    Op.current_dtype = Op.target_dtype;
+  }
+  if (IsMeta)
+    return true;
+  compute_strides(Config, /*AfterAllocation=*/true);
+  int Ndim = ndim();
+  Perm.resize(Ndim);
+  for (int I = 0; I < Ndim; ++I)
+    Perm[I] = Ndim - 1 - I;
+  permute_dimensions(Perm);
+  coalesce_dimensions();
+  return true;
+}
+
+void TensorIteratorBase::compute_strides(const TensorIteratorConfig &Config,
+                                         bool AfterAllocation) {
+  size_t Ndim = Shape.size();
+  for (OperandInfo &Op : Operands) {
+    const Tensor &T = Op.tensor();
+    if (!T.defined() || (Op.will_resize && !AfterAllocation))
+      continue;
+    IntArrayRef OriginalShape =
+        Config.StaticShape ? IntArrayRef(Shape) : T.sizes();
+    IntArrayRef OriginalStride = T.strides();
+    int64_t ElementSize = static_cast<int64_t>(T.itemsize());
+    SK_INTERNAL_ASSERT(OriginalShape.size() <= Ndim, "operand of rank ",
+                       OriginalShape.size(), " in an iteration of rank ", Ndim);
+    size_t Offset = Ndim - OriginalShape.size();
+    Op.stride_bytes.assign(Ndim, 0);
+    for (size_t I = 0; I != OriginalShape.size(); ++I) {
+      // Note [Computing output strides]: broadcast dimensions get stride 0.
+      if (OriginalShape[I] == 1 && Shape[Offset + I] != 1)
+        continue;
+      Op.stride_bytes[Offset + I] = OriginalStride[I] * ElementSize;
+    }
+  }
+}
+
+// Note [Computing output strides]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A given output of the right size keeps its strides. Otherwise the output
+// gets the layout of the inputs: reorder_dimensions sorts the dimensions by
+// the inputs' strides (fastest first), taking the inputs in order and
+// skipping broadcast (stride-0) dimensions, so the permutation of the first
+// input that is not broadcast along the compared dimensions wins. Equal
+// strides (size-1 dimensions) are ordered by size, which keeps a
+// channels-last NC11 tensor channels-last. The output is then allocated
+// dense in that order. Examples: a full-size input plus a broadcast one
+// gives the full-size input's layout whatever the order of arguments; two
+// inputs of one size but different layouts give the first one's.
+
+/// Whether every operand that has strides (that is defined, when
+/// \p BeforeStrides) and keeps its layout is row-major contiguous. The
+/// sort below then keeps the row-major order but for the strides of size-1
+/// dimensions, which do not change the layout (as in fast_set_up).
+bool TensorIteratorBase::allOperandsRowMajor(bool BeforeStrides) const {
+  for (const OperandInfo &Op : Operands) {
+    bool HasLayout =
+        BeforeStrides ? Op.tensor().defined() : !Op.stride_bytes.empty();
+    if (HasLayout && !Op.will_resize && !Op.tensor().is_contiguous())
+      return false;
+  }
+  return true;
+}
+
+void TensorIteratorBase::reorder_dimensions() {
+  int Ndim = ndim();
+  Perm.resize(Ndim);
+  if (Ndim == 1) {
+    Perm[0] = 0;
+    return;
+  }
+  // Start from n-1, ..., 1, 0: dimension 0 of the iteration is the last
+  // (fastest) dimension of a row-major tensor.
+  for (int I = 0; I < Ndim; ++I)
+    Perm[I] = Ndim - 1 - I;
+  if (EnforceLinearIteration ||
+      (!IsReduction && allOperandsRowMajor(/*BeforeStrides=*/false))) {
+    permute_dimensions(Perm);
+    return;
+  }
+
+  // 1 if Dim0 should come after Dim1, -1 if before, 0 if ambiguous.
+  auto ShouldSwap = [&](int64_t Dim0, int64_t Dim1) {
+    for (const OperandInfo &Op : Operands) {
+      // Undefined and to-be-resized outputs have no say.
+      if (Op.stride_bytes.empty() || Op.will_resize)
+        continue;
+      int64_t Stride0 = Op.stride_bytes[Dim0];
+      int64_t Stride1 = Op.stride_bytes[Dim1];
+      // Reduced dimensions (output stride 0) go first.
+      if (IsReduction && Op.is_output && (Stride0 == 0) != (Stride1 == 0))
+        return Stride1 == 0 ? 1 : -1;
+      // A broadcast dimension says nothing: ask the next operand.
+      if (Stride0 == 0 || Stride1 == 0)
+        continue;
+      if (Stride0 < Stride1)
+        return -1;
+      if (Stride0 > Stride1)
+        return 1;
+      // Equal strides: the larger dimension goes outside, else ask on.
+      if (Shape[Dim0] > Shape[Dim1])
+        return 1;
+    }
+    return 0;
+  };
+
+  // Insertion sort that tolerates ambiguous comparisons.
+  for (int I = 1; I < Ndim; ++I) {
+    int Dim1 = I;
+    for (int Dim0 = I - 1; Dim0 >= 0; --Dim0) {
+      int Comparison = ShouldSwap(Perm[Dim0], Perm[Dim1]);
+      if (Comparison > 0) {
+        std::swap(Perm[Dim0], Perm[Dim1]);
+        Dim1 = Dim0;
+      } else if (Comparison < 0) {
+        break;
+      }
+    }
+  }
+  permute_dimensions(Perm);
+}
+
+void TensorIteratorBase::permute_dimensions(IntArrayRef P) {
+  size_t N = P.size();
+  SK_INTERNAL_ASSERT(N == static_cast<size_t>(ndim()) && N <= 64);
+  // Data[I] = Old[P[I]] in place, cycle by cycle. (Through a temporary
+  // array, GCC turns the copy back into `rep movsq`, whose start-up cost
+  // dominated building small iterators.)
+  auto Reorder = [P, N](StrideVector &Data) {
+    int64_t *D = Data.data();
+    for (size_t Start = 0; Start < N; ++Start) {
+      size_t J = P[Start];
+      while (J > Start)
+        J = P[J];
+      if (J < Start)
+        continue; // Start's cycle was done from a smaller index.
+      int64_t First = D[Start];
+      size_t Cur = Start;
+      for (size_t Next = P[Cur]; Next != Start; Next = P[Cur]) {
+        D[Cur] = D[Next];
+        Cur = Next;
+      }
+      D[Cur] = First;
+    }
+  };
+  Reorder(Shape);
+  for (OperandInfo &Op : Operands)
+    if (!Op.stride_bytes.empty())
+      Reorder(Op.stride_bytes);
+}
+
+TensorIteratorBase::StrideVector
+TensorIteratorBase::compatible_stride(int64_t ElementSize) const {
+  StrideVector Stride(ndim());
+  int64_t Next = ElementSize;
+  for (int D = 0; D < ndim(); ++D) {
+    Stride[D] = Next;
+    Next *= Shape[D];
+  }
+  return Stride;
+}
+
+DimVector TensorIteratorBase::invert_perm(IntArrayRef Input) const {
+  SK_INTERNAL_ASSERT(!HasCoalescedDimensions,
+                     "invert_perm after coalescing dimensions");
+  SK_INTERNAL_ASSERT(Input.size() == Perm.size());
+  DimVector Res(Input.size());
+  for (size_t D = 0; D != Input.size(); ++D)
+    Res[Perm[D]] = Input[D];
+  return Res;
+}
+
+void TensorIteratorBase::allocate_or_resize_outputs() {
+  int Ndim = ndim();
+  bool Inverted = true;
+  for (int J = 0; J < Ndim && Inverted; ++J)
+    Inverted = Perm[J] == Ndim - J - 1;
+  for (int I = 0; I < NumOutputs; ++I) {
+    OperandInfo &Op = Operands[I];
+    TensorOptions Storage;
+    const TensorOptions &Options = optionsOf(Op, Storage);
+    if (Op.tensor().defined() && !Op.will_resize) {
+      // Tell the subclass about the output even though nothing changes, so
+      // structured wrappers can check it.
+      set_output_raw_strided(I, Op.tensor().sizes(), {}, Options);
+      continue;
+    }
+    SK_INTERNAL_ASSERT(Op.is_type_defined(), "no type for operand ", I);
+    // Dense in iteration order; the tensor's sizes and strides are the
+    // iteration's put back in the original order (invert_perm).
+    int64_t ElementSize = static_cast<int64_t>(elementSize(Op.target_dtype));
+    DimVector TensorShape(Ndim), TensorStride(Ndim);
+    Op.stride_bytes.resize(Ndim);
+    int64_t Next = 1;
+    for (int D = 0; D < Ndim; ++D) {
+      Op.stride_bytes[D] = Next * ElementSize;
+      TensorShape[Perm[D]] = Shape[D];
+      TensorStride[Perm[D]] = Next;
+      Next *= Shape[D];
+    }
+    // Row-major: let the allocator compute the strides (it is faster).
+    set_output_raw_strided(I, TensorShape,
+                           Inverted ? IntArrayRef() : IntArrayRef(TensorStride),
+                           Options);
+    Op.current_dtype = Op.target_dtype;
+  }
+}
+
+void TensorIteratorBase::coalesce_dimensions() {
+  int Ndim = ndim();
+  if (Ndim <= 1)
+    return;
+  // Two adjacent dimensions merge when either has size 1 or, for every
+  // operand, Shape[D0] * Stride[D0] == Stride[D1].
+  auto CanCoalesce = [&](int Dim0, int Dim1) {
+    int64_t Shape0 = Shape[Dim0], Shape1 = Shape[Dim1];
+    if (Shape0 == 1 || Shape1 == 1)
+      return true;
+    for (const OperandInfo &Op : Operands)
+      if (Shape0 * Op.stride_bytes[Dim0] != Op.stride_bytes[Dim1])
+        return false;
+    return true;
+  };
+  auto ReplaceStride = [&](int Dim0, int Dim1) {
+    for (OperandInfo &Op : Operands)
+      Op.stride_bytes[Dim0] = Op.stride_bytes[Dim1];
+  };
+  int PrevDim = 0;
+  for (int Dim = 1; Dim < Ndim; ++Dim) {
+    if (CanCoalesce(PrevDim, Dim)) {
+      if (Shape[PrevDim] == 1)
+        ReplaceStride(PrevDim, Dim);
+      Shape[PrevDim] *= Shape[Dim];
+      continue;
+    }
+    ++PrevDim;
+    if (PrevDim != Dim) {
+      ReplaceStride(PrevDim, Dim);
+      Shape[PrevDim] = Shape[Dim];
+    }
+  }
+  Shape.resize(PrevDim + 1);
+  for (OperandInfo &Op : Operands)
+    Op.stride_bytes.resize(ndim());
+  HasCoalescedDimensions = true;
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+int64_t TensorIteratorBase::numel() const {
+  int64_t N = 1;
+  for (int64_t S : Shape)
+    N *= S;
+  return N;
+}
+
+bool TensorIteratorBase::is_scalar(int Arg) const {
+  IntArrayRef Stride = Operands[Arg].stride_bytes;
+  for (int I = 0; I < ndim(); ++I)
+    if (Stride[I] != 0 && Shape[I] != 1)
+      return false;
+  return true;
+}
+
+bool TensorIteratorBase::is_cpu_scalar(int Arg) const {
+  return is_scalar(Arg) && device(Arg).is_cpu();
+}
+
+bool TensorIteratorBase::has_contiguous_first_dim() const {
+  if (ndim() == 0)
+    return true;
+  for (int I = 0; I < ntensors(); ++I)
+    if (Operands[I].stride_bytes[0] != element_size(I))
+      return false;
+  return true;
+}
+
+bool TensorIteratorBase::is_contiguous() const {
+  if (numel() == 1)
+    return true;
+  if (ndim() != 1)
+    return false;
+  return has_contiguous_first_dim();
+}
+
+bool TensorIteratorBase::is_dim_reduced(int Dim) const {
+  for (const OperandInfo &Op : Operands)
+    if (Op.is_output && Op.stride_bytes[Dim] == 0 && Shape[Dim] > 1)
+      return true;
+  return false;
+}
+
+int64_t TensorIteratorBase::num_output_elements() const {
+  int64_t Elems = 1;
+  for (int D = 0; D < ndim(); ++D)
+    if (Operands[0].stride_bytes[D] != 0 || Shape[D] == 0)
+      Elems *= Shape[D];
+  return Elems;
+}
+
+int TensorIteratorBase::num_reduce_dims() const {
+  int Count = 0;
+  for (int D = 0; D < ndim(); ++D)
+    if (Operands[0].stride_bytes[D] == 0)
+      ++Count;
+  return Count;
+}
+
+bool TensorIteratorBase::can_use_32bit_indexing() const {
+  int64_t Max = std::numeric_limits<int32_t>::max();
+  if (numel() > Max)
+    return false;
+  for (const OperandInfo &Op : Operands) {
+    int64_t MaxOffset = 1;
+    for (int D = 0; D < ndim(); ++D)
+      MaxOffset += (Shape[D] - 1) * Op.stride_bytes[D];
+    if (MaxOffset > Max)
+      return false;
+  }
+  return true;
+}
+
+TensorIteratorBase::StrideVector TensorIteratorBase::get_strides() const {
+  int Ndim = ndim(), NT = ntensors();
+  StrideVector Strides(static_cast<size_t>(std::max(Ndim, 2) * NT), 0);
+  for (int D = 0; D < Ndim; ++D)
+    for (int Arg = 0; Arg < NT; ++Arg)
+      Strides[D * NT + Arg] = Operands[Arg].stride_bytes[D];
+  return Strides;
+}
+
+TensorIteratorBase::StrideVector
+TensorIteratorBase::get_dim_strides(int Dim) const {
+  StrideVector Strides;
+  for (const OperandInfo &Op : Operands)
+    Strides.push_back(ndim() == 0 ? 0 : Op.stride_bytes[Dim]);
+  return Strides;
+}
+
+TensorIteratorBase::PtrVector TensorIteratorBase::get_base_ptrs() const {
+  PtrVector Ptrs(Operands.size());
+  for (int Arg = 0; Arg < ntensors(); ++Arg)
+    Ptrs[Arg] = static_cast<char *>(Operands[Arg].data);
+  return Ptrs;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+void TensorIteratorBase::for_each(loop2d_t Loop, int64_t GrainSize) {
+  int64_t N = numel();
+  if (N == 0)
+    return;
+  if (N < GrainSize || get_num_threads() == 1)
+    return serial_for_each(Loop, {0, N});
+  parallel_for(0, N, GrainSize, [&](int64_t Begin, int64_t End) {
+    serial_for_each(Loop, {Begin, End});
+  });
+}
+
+void TensorIteratorBase::serial_for_each(loop2d_t Loop, Range R) const {
+  if (R.size() <= 0)
+    return;
+  SK_INTERNAL_ASSERT(!IsMeta, "cannot run a loop over meta tensors");
+  const int NT = ntensors();
+  const int Ndim = ndim();
+  StrideVector Strides = get_strides();
+  PtrVector Base = get_base_ptrs();
+  PtrVector Ptrs(Base.size());
+
+  if (Ndim <= 1) {
+    for (int Arg = 0; Arg < NT; ++Arg)
+      Ptrs[Arg] = Base[Arg] + R.begin * Strides[Arg];
+    Loop(Ptrs.data(), Strides.data(), R.size(), 1);
+    return;
+  }
+
+  // Walk the range as a multi-index (a DimCounter), two dimensions per
+  // call: the rest of the current row of dimension 0, then, from the start
+  // of a row, as many whole rows of dimension 1 as the range allows.
+  DimVector Values(Ndim, 0);
+  int64_t Linear = R.begin;
+  for (int D = 0; D < Ndim; ++D) {
+    Values[D] = Linear % Shape[D];
+    Linear /= Shape[D];
+  }
+  int64_t Offset = R.begin;
+  while (Offset < R.end) {
+    for (int Arg = 0; Arg < NT; ++Arg) {
+      char *P = Base[Arg];
+      for (int D = 0; D < Ndim; ++D)
+        P += Values[D] * Strides[D * NT + Arg];
+      Ptrs[Arg] = P;
+    }
+    int64_t Step0 = std::min(Shape[0] - Values[0], R.end - Offset);
+    int64_t Step1 = 1;
+    if (Values[0] == 0)
+      Step1 = std::max<int64_t>(
+          1, std::min(Shape[1] - Values[1], (R.end - Offset) / Shape[0]));
+    Loop(Ptrs.data(), Strides.data(), Step0, Step1);
+
+    Offset += Step0 * Step1;
+    // Advance the multi-index by Step0 along dimension 0 and Step1 rows.
+    Values[0] += Step0;
+    if (Step1 > 1)
+      Values[1] += Step1 - 1; // Step1 > 1 only from the start of a row.
+    int64_t Carry = 0;
+    for (int D = 0; D < Ndim; ++D) {
+      Values[D] += Carry;
+      Carry = 0;
+      if (Values[D] >= Shape[D]) {
+        Carry = Values[D] / Shape[D];
+        Values[D] %= Shape[D];
+      } else {
+        break;
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Builders
+//===----------------------------------------------------------------------===//
+
+/// The configuration of binary ops (add, mul, ...).
+static TensorIteratorConfig &binaryOpConfig(TensorIteratorConfig &C) {
+  return C.set_check_mem_overlap(true)
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true);
+}
+
+void TensorIteratorBase::build_binary_op(const Tensor &Out, const Tensor &A,
+                                         const Tensor &B) {
+  TensorIteratorConfig C;
+  build(binaryOpConfig(C)
+            .add_owned_output(Out)
+            .add_owned_input(A)
+            .add_owned_input(B));
+}
+
+void TensorIteratorBase::build_borrowing_binary_op(const Tensor &Out,
+                                                   const Tensor &A,
+                                                   const Tensor &B) {
+  TensorIteratorConfig C;
+  build(binaryOpConfig(C).add_output(Out).add_input(A).add_input(B));
+}
+
+void TensorIteratorBase::build_binary_float_op(const Tensor &Out,
+                                               const Tensor &A,
+                                               const Tensor &B) {
+  TensorIteratorConfig C;
+  build(binaryOpConfig(C)
+            .promote_integer_inputs_to_float(true)
+            .add_owned_output(Out)
+            .add_owned_input(A)
+            .add_owned_input(B));
+}
+
+void TensorIteratorBase::build_borrowing_binary_float_op(const Tensor &Out,
+                                                         const Tensor &A,
+                                                         const Tensor &B) {
+  TensorIteratorConfig C;
+  build(binaryOpConfig(C)
+            .promote_integer_inputs_to_float(true)
+            .add_output(Out)
+            .add_input(A)
+            .add_input(B));
+}
+
+/// The configuration of comparison ops: a bool result when \p Out is
+/// undefined (Note [special-case bool outputs] in PyTorch: a given bool
+/// output is written directly, anything else through a cast).
+static void comparisonOpConfig(TensorIteratorConfig &C, const Tensor &Out) {
+  C.set_check_mem_overlap(true)
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true);
+  if (!Out.defined())
+    C.declare_static_dtype(kBool);
+  if (Out.defined() && Out.scalar_type() != kBool)
+    C.cast_common_dtype_to_outputs(true);
+}
+
+void TensorIteratorBase::build_comparison_op(const Tensor &Out, const Tensor &A,
+                                             const Tensor &B) {
+  TensorIteratorConfig C;
+  comparisonOpConfig(C, Out);
+  build(C.add_owned_output(Out).add_owned_input(A).add_owned_input(B));
+}
+
+void TensorIteratorBase::build_borrowing_comparison_op(const Tensor &Out,
+                                                       const Tensor &A,
+                                                       const Tensor &B) {
+  TensorIteratorConfig C;
+  comparisonOpConfig(C, Out);
+  build(C.add_output(Out).add_input(A).add_input(B));
+}
+
+/// The configuration of unary ops that keep the dtype (neg, abs, ...).
+static TensorIteratorConfig &unaryOpConfig(TensorIteratorConfig &C) {
+  return C.set_check_mem_overlap(true)
+      .cast_common_dtype_to_outputs(false)
+      .enforce_safe_casting_to_output(false)
+      .check_all_same_dtype(true);
+}
+
+void TensorIteratorBase::build_unary_op(const Tensor &Out, const Tensor &A) {
+  TensorIteratorConfig C;
+  build(unaryOpConfig(C).add_owned_output(Out).add_owned_input(A));
+}
+
+void TensorIteratorBase::build_borrowing_unary_op(const Tensor &Out,
+                                                  const Tensor &A) {
+  TensorIteratorConfig C;
+  build(unaryOpConfig(C).add_output(Out).add_input(A));
+}
+
+/// The configuration of unary ops computed in floating point (sqrt, exp).
+static TensorIteratorConfig &unaryFloatOpConfig(TensorIteratorConfig &C) {
+  return C.set_check_mem_overlap(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true)
+      .promote_integer_inputs_to_float(true);
+}
+
+void TensorIteratorBase::build_unary_float_op(const Tensor &Out,
+                                              const Tensor &A) {
+  TensorIteratorConfig C;
+  build(unaryFloatOpConfig(C).add_owned_output(Out).add_owned_input(A));
+}
+
+void TensorIteratorBase::build_borrowing_unary_float_op(const Tensor &Out,
+                                                        const Tensor &A) {
+  TensorIteratorConfig C;
+  build(unaryFloatOpConfig(C).add_output(Out).add_input(A));
+}
+
+void TensorIteratorBase::build_ternary_op(const Tensor &Out, const Tensor &A,
+                                          const Tensor &B, const Tensor &C) {
+  TensorIteratorConfig Config;
+  build(Config.promote_inputs_to_common_dtype(true)
+            .cast_common_dtype_to_outputs(true)
+            .enforce_safe_casting_to_output(true)
+            .add_owned_output(Out)
+            .add_owned_input(A)
+            .add_owned_input(B)
+            .add_owned_input(C));
+}
+
+//===----------------------------------------------------------------------===//
+// set_output
+//===----------------------------------------------------------------------===//
+
+void TensorIteratorBase::set_output_raw_strided(int64_t OutputIdx, IntArrayRef,
+                                                IntArrayRef, TensorOptions) {
+  OperandInfo &Op = Operands[OutputIdx];
+  SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
+  const Tensor &T = maybe_get_output(OutputIdx);
+  SK_INTERNAL_ASSERT(T.defined(),
+                     "set_output_raw_strided of a structured kernel left "
+                     "output ",
+                     OutputIdx, " undefined");
+  if (!Op.tensor().defined())
+    Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
+  // A resized output was resized in place by the subclass: the operand is
+  // the same tensor.
+  Op.current_dtype = Op.tensor().scalar_type();
+}
+
+const Tensor &TensorIterator::maybe_get_output(int64_t OutputIdx) {
+  return output(static_cast<int>(OutputIdx));
+}
+
+void TensorIterator::set_output_raw_strided(int64_t OutputIdx,
+                                            IntArrayRef Sizes,
+                                            IntArrayRef Strides,
+                                            TensorOptions Options) {
+  // Intentionally no call of TensorIteratorBase's: this class owns its
+  // outputs.
+  OperandInfo &Op = Operands[OutputIdx];
+  SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
+  if (!Op.tensor().defined()) {
+    Op.tensor(detail::MaybeOwnedTensor::owned(
+        impl::create_out(Sizes, Strides, Options)));
+    Op.current_dtype = Op.target_dtype;
+    return;
+  }
+  if (!Op.will_resize)
+    return;
+  impl::resize_output(Op.tensor(), Sizes);
+  if (!Strides.empty()) {
+    SK_INTERNAL_ASSERT(!Options.memory_format_opt().has_value());
+    impl::restride_output(Op.tensor(), Sizes, Strides);
+  } else if (auto Format = Options.memory_format_opt()) {
+    Op.tensor().unsafeGetTensorImpl()->resize(Sizes, *Format);
+  }
+}
+
+TensorIterator TensorIterator::binary_op(const Tensor &Out, const Tensor &A,
+                                         const Tensor &B) {
+  TensorIterator Iter;
+  Iter.build_binary_op(Out, A, B);
+  return Iter;
+}
+
+TensorIterator TensorIterator::borrowing_binary_op(const Tensor &Out,
+                                                   const Tensor &A,
+                                                   const Tensor &B) {
+  TensorIterator Iter;
+  Iter.build_borrowing_binary_op(Out, A, B);
+  return Iter;
+}
+
+TensorIterator TensorIterator::binary_float_op(const Tensor &Out,
+                                               const Tensor &A,
+                                               const Tensor &B) {
+  TensorIterator Iter;
+  Iter.build_binary_float_op(Out, A, B);
+  return Iter;
+}
+
+TensorIterator TensorIterator::comparison_op(const Tensor &Out, const Tensor &A,
+                                             const Tensor &B) {
+  TensorIterator Iter;
+  Iter.build_comparison_op(Out, A, B);
+  return Iter;
+}
+
+TensorIterator TensorIterator::unary_op(const Tensor &Out, const Tensor &A) {
+  TensorIterator Iter;
+  Iter.build_unary_op(Out, A);
+  return Iter;
+}
+
+TensorIterator TensorIterator::unary_float_op(const Tensor &Out,
+                                              const Tensor &A) {
+  TensorIterator Iter;
+  Iter.build_unary_float_op(Out, A);
+  return Iter;
+}
+
+/// The configuration of ops with only an output (fill_, random_).
+static TensorIteratorConfig &nullaryOpConfig(TensorIteratorConfig &C) {
+  return C.set_check_mem_overlap(true)
+      .check_all_same_dtype(false)
+      .resize_outputs(false);
+}
+
+TensorIterator TensorIterator::nullary_op(const Tensor &Out) {
+  TensorIteratorConfig C;
+  return nullaryOpConfig(C).add_owned_output(Out).build();
+}
+
+TensorIterator TensorIterator::borrowing_nullary_op(const Tensor &Out) {
+  TensorIteratorConfig C;
+  return nullaryOpConfig(C).add_output(Out).build();
+}
+
+TensorIterator TensorIterator::reduce_op(const Tensor &Out, const Tensor &A) {
+  SK_INTERNAL_ASSERT(Out.defined(), "reduce_op needs a defined output");
+  // The loops convert the input on load (Note [Type promotion without
+  // temporaries]), so out and input may differ (sum of int32 into int64).
+  TensorIteratorConfig C;
+  return C.set_check_mem_overlap(false)
+      .add_owned_output(Out)
+      .add_owned_input(A)
+      .resize_outputs(false)
+      .is_reduction(true)
+      .check_all_same_dtype(false)
+      .build();
+}
+
+TensorIterator TensorIterator::reduce_op(const Tensor &Out1, const Tensor &Out2,
+                                         const Tensor &A) {
+  SK_INTERNAL_ASSERT(Out1.defined() && Out2.defined(),
+                     "reduce_op needs defined outputs");
+  SK_CHECK(A.device() == Out1.device() && Out1.device() == Out2.device(),
+           "reduce_op(): expected input and both outputs to be on same "
+           "device, but input is on ",
+           A.device(), ", output1 is on ", Out1.device(), " and output2 is on ",
+           Out2.device());
+  SK_CHECK(Out1.dim() == Out2.dim(),
+           "reduce_op(): expected both outputs to have same number of dims, "
+           "but output1 has ",
+           Out1.dim(), " and output2 has ", Out2.dim());
+  SK_CHECK(Out1.sizes() == Out2.sizes(),
+           "reduce_op(): expected both outputs to have same sizes, but "
+           "output1 has ",
+           Out1.sizes(), " and output2 has ", Out2.sizes());
+  SK_CHECK(Out1.strides() == Out2.strides(),
+           "reduce_op(): expected both outputs to have same strides, but "
+           "output1 has ",
+           Out1.strides(), " and output2 has ", Out2.strides());
+  TensorIteratorConfig C;
+  return C.set_check_mem_overlap(false)
+      .add_owned_output(Out1)
+      .add_owned_output(Out2)
+      .add_owned_input(A)
+      .resize_outputs(false)
+      .is_reduction(true)
+      .check_all_same_dtype(false)
+      .build();
+}
+
+} // namespace sk

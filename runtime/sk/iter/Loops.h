@@ -144,6 +144,12 @@ constexpr bool kHasVec =
     std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t> ||
     std::is_same_v<T, int64_t>;
 
+/// Whether every parameter of the lambda with traits \p Traits is a \p T.
+template <typename Traits, typename T, size_t... I>
+constexpr bool allArgsAre(std::index_sequence<I...>) {
+  return (std::is_same_v<typename Traits::template arg<I>, T> && ...);
+}
+
 /// Whether every operand of \p Iter has the dtype the lambda with traits
 /// \p Traits expects (outputs first).
 template <typename Traits, size_t... I>
@@ -372,6 +378,9 @@ void cpu_kernel_vec(TensorIteratorBase &Iter, Fn &&F, VecFn &&VF,
   using Traits = detail::FunctionTraits<FnT>;
   using T = typename Traits::result_type;
   using Indices = std::make_index_sequence<Traits::arity>;
+  static_assert(detail::allArgsAre<Traits, T>(Indices()),
+                "cpu_kernel_vec: every parameter of the scalar op must have "
+                "its result type");
   detail::checkElementwise<FnT>(Iter, 1);
   if constexpr (!detail::kHasVec<T>) {
     (void)VF;

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 
 namespace sk {
 

@@ -298,9 +298,10 @@ private:
 
 /// See the file comment.
 ///
-/// Invariants once built: every operand's stride_bytes has ndim()
-/// entries; outputs come first and are defined; data pointers are set
-/// unless is_meta().
+/// Invariants once built: outputs come first and are defined; unless
+/// is_meta(), every operand's stride_bytes has ndim() entries and its data
+/// pointer is set. A meta iterator describes its outputs only: loops
+/// never run on it, so it may skip the per-operand strides.
 class TensorIteratorBase : public impl::MetaBase {
 public:
   using DimMask = std::bitset<64>;

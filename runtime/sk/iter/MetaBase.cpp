@@ -6,7 +6,7 @@
 
 #include "sk/iter/MetaBase.h"
 
-#include "sk/iter/SmallVector.h"
+#include "sk/util/SmallVector.h"
 
 namespace sk {
 namespace impl {

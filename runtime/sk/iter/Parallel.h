@@ -16,7 +16,7 @@
 #ifndef SK_ITER_PARALLEL_H
 #define SK_ITER_PARALLEL_H
 
-#include "sk/iter/FunctionRef.h"
+#include "sk/util/FunctionRef.h"
 
 #include <cstdint>
 

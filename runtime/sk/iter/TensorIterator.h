@@ -62,10 +62,10 @@
 #define SK_ITER_TENSORITERATOR_H
 
 #include "sk/core/Tensor.h"
-#include "sk/iter/FunctionRef.h"
+#include "sk/util/FunctionRef.h"
 #include "sk/iter/MetaBase.h"
 #include "sk/iter/Parallel.h"
-#include "sk/iter/SmallVector.h"
+#include "sk/util/SmallVector.h"
 
 #include <bitset>
 #include <optional>

@@ -16,8 +16,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef SK_ITER_SMALLVECTOR_H
-#define SK_ITER_SMALLVECTOR_H
+#ifndef SK_UTIL_SMALLVECTOR_H
+#define SK_UTIL_SMALLVECTOR_H
 
 #include "sk/util/ArrayRef.h"
 
@@ -246,4 +246,4 @@ std::ostream &operator<<(std::ostream &OS, const SmallVector<T, N> &V) {
 
 } // namespace sk
 
-#endif // SK_ITER_SMALLVECTOR_H
+#endif // SK_UTIL_SMALLVECTOR_H

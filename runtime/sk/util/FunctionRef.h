@@ -12,8 +12,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef SK_ITER_FUNCTIONREF_H
-#define SK_ITER_FUNCTIONREF_H
+#ifndef SK_UTIL_FUNCTIONREF_H
+#define SK_UTIL_FUNCTIONREF_H
 
 #include <cstdint>
 #include <type_traits>
@@ -51,4 +51,4 @@ private:
 
 } // namespace sk
 
-#endif // SK_ITER_FUNCTIONREF_H
+#endif // SK_UTIL_FUNCTIONREF_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "sk/iter/SmallVector.h"
+#include "sk/util/SmallVector.h"
 
 #include "sk/core/EmptyTensor.h"
 

@@ -18,6 +18,10 @@ path = os.path.pathsep.join(
 config.environment["PATH"] = path
 
 config.substitutions.append(("%pytorch_yaml", config.pytorch_yaml_dir))
+# Compiles generated code against the runtime's headers.
+config.substitutions.append(
+    ("%cxx", config.cxx_compiler + " -std=c++17 -Wall -Wextra -Werror"))
+config.substitutions.append(("%runtime_include", config.runtime_include_dir))
 config.substitutions.append(("%skc_src", config.skc_src_root))
 
 # Diagnostics must not depend on the terminal.

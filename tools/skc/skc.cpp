@@ -15,6 +15,7 @@
 
 #include "skc/Basic/Diagnostic.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
+#include "skc/Emit/Emitters.h"
 #include "skc/Parse/SchemaFile.h"
 #include "skc/Sema/OperatorModel.h"
 #include "skc/Sema/OperatorModelPrinter.h"
@@ -71,6 +72,14 @@ cl::opt<bool> PrintStats("print-stats",
 cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(SkcCategory));
 
+cl::opt<std::string> OutputDir(
+    "o",
+    cl::desc("Write the generated files (NativeMetaFunctions.h, "
+             "NativeFunctions.h) into this directory; files whose content "
+             "did not change are not rewritten, and nothing is written when "
+             "there are errors"),
+    cl::value_desc("dir"), cl::cat(SkcCategory));
+
 } // namespace
 
 /// Reads \p Path into \p SM and returns its buffer ID.
@@ -82,6 +91,41 @@ static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path) {
                              Path.str().c_str(),
                              Buffer.getError().message().c_str());
   return SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
+}
+
+/// Writes \p F into \p Dir unless the file there already has its contents.
+/// The new contents go to a temporary file that is renamed over the old one,
+/// so a reader never sees half a file.
+static Error writeIfChanged(StringRef Dir, const GeneratedFile &F) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, F.Name);
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Old = MemoryBuffer::getFile(Path))
+    if ((*Old)->getBuffer() == F.Contents)
+      return Error::success();
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return createStringError(EC, "cannot create '%s': %s", Dir.str().c_str(),
+                             EC.message().c_str());
+  int FD;
+  SmallString<256> Temp;
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp))
+    return createStringError(EC, "cannot write '%s': %s", Path.c_str(),
+                             EC.message().c_str());
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << F.Contents;
+    if (OS.has_error()) {
+      sys::fs::remove(Temp);
+      return createStringError(OS.error(), "cannot write '%s': %s",
+                               Temp.c_str(), OS.error().message().c_str());
+    }
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
+    sys::fs::remove(Temp);
+    return createStringError(EC, "cannot write '%s': %s", Path.c_str(),
+                             EC.message().c_str());
+  }
+  return Error::success();
 }
 
 /// The tags file to use: --tags, else tags.yaml beside the schema, else none.
@@ -162,5 +206,13 @@ int main(int argc, char **argv) {
   }
   if (PrintStats)
     printStats(computeStats(Model), outs());
+
+  if (!OutputDir.empty()) {
+    EmitOptions Opts;
+    Opts.Inputs.push_back(sys::path::filename(SchemaPath).str());
+    for (const GeneratedFile &F : emitNativeFunctionHeaders(Model, Opts))
+      if (Error E = writeIfChanged(OutputDir, F))
+        return Fail(std::move(E));
+  }
   return ExitClean;
 }

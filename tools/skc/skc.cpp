@@ -10,11 +10,15 @@
 ///   0  no errors (warnings allowed unless -Werror),
 ///   1  diagnostics with errors were reported,
 ///   2  usage error, or a file could not be read.
+/// With -verify, 0 means the diagnostics were those the inputs expect and 1
+/// that they were not.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/SarifDiagnosticPrinter.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
+#include "skc/Basic/VerifyDiagnosticConsumer.h"
 #include "skc/Emit/Emitters.h"
 #include "skc/Parse/SchemaFile.h"
 #include "skc/Sema/OperatorModel.h"
@@ -37,6 +41,7 @@ using namespace skc;
 namespace {
 
 enum class OpModelFormat { None, Text, JSON };
+enum class DiagnosticsFormat { Text, SARIF };
 
 constexpr int ExitClean = 0;
 constexpr int ExitDiagnostics = 1;
@@ -71,6 +76,24 @@ cl::opt<bool> PrintStats("print-stats",
 
 cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(SkcCategory));
+
+cl::opt<DiagnosticsFormat> DiagFormat(
+    "diagnostics-format",
+    cl::desc("How diagnostics are written to stderr (default: text)"),
+    cl::init(DiagnosticsFormat::Text),
+    cl::values(clEnumValN(DiagnosticsFormat::Text, "text",
+                          "clang-style text with caret lines"),
+               clEnumValN(DiagnosticsFormat::SARIF, "sarif",
+                          "one SARIF 2.1.0 log (JSON), written at the end")),
+    cl::cat(SkcCategory));
+
+cl::opt<bool> Verify(
+    "verify",
+    cl::desc("Check the diagnostics against the 'expected-error {{...}}', "
+             "'expected-warning', 'expected-note' and "
+             "'expected-no-diagnostics' comments of the inputs instead of "
+             "printing them; exit with 0 when they match, 1 otherwise"),
+    cl::cat(SkcCategory));
 
 cl::opt<std::string> OutputDir(
     "o",
@@ -151,6 +174,10 @@ int main(int argc, char **argv) {
           "skc - the structured kernel compiler\n\n"
           "  Checks operator schemas written in PyTorch's "
           "native_functions.yaml format.\n\n"
+          "  Diagnostics go to stderr: as text, or with "
+          "--diagnostics-format=sarif\n"
+          "  as one SARIF 2.1.0 log; -verify checks them against "
+          "expected-* comments.\n\n"
           "  Exit codes: 0 clean, 1 errors reported, 2 usage or I/O error.\n",
           &errs()))
     return ExitUsage;
@@ -168,8 +195,16 @@ int main(int argc, char **argv) {
   SourceMgr SM;
   // LLVM's --color option decides; by default, colour when stderr is a tty.
   bool ShowColors = WithColor(errs()).colorsEnabled();
-  TextDiagnosticPrinter Printer(errs(), SM, ShowColors);
-  DiagnosticsEngine Diags(SM, Printer);
+  // One diagnostic stream, three consumers: text, SARIF, or -verify.
+  TextDiagnosticPrinter TextPrinter(errs(), SM, ShowColors);
+  SarifDiagnosticPrinter SarifPrinter(errs(), SM, SKC_VERSION);
+  VerifyDiagnosticConsumer Verifier(errs(), SM);
+  DiagnosticConsumer *Consumer = &TextPrinter;
+  if (Verify)
+    Consumer = &Verifier;
+  else if (DiagFormat == DiagnosticsFormat::SARIF)
+    Consumer = &SarifPrinter;
+  DiagnosticsEngine Diags(SM, *Consumer);
   Diags.setWarningsAsErrors(WarningsAsErrors);
 
   Expected<unsigned> SchemaBuffer = addFile(SM, SchemaPath);
@@ -191,8 +226,12 @@ int main(int argc, char **argv) {
       buildOperatorModel(std::move(Entries), Tags ? &*Tags : nullptr, Diags);
   Diags.finish();
 
-  if (Diags.hasErrors())
+  if (Verify && Verifier.hadFailures())
     return ExitDiagnostics;
+  // Under -verify, errors that were all expected are a success; either way
+  // there is no output to produce from an input with errors.
+  if (Diags.hasErrors())
+    return Verify ? ExitClean : ExitDiagnostics;
 
   switch (PrintOpModel) {
   case OpModelFormat::None:

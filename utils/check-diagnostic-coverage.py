@@ -15,6 +15,10 @@ each message. A check line is `PREFIX:` or `PREFIX-NEXT:`, `-SAME:`, `-DAG:`,
 count). Exits with 1, listing them, when a catalogue ID is never expected or a
 test expects an ID the catalogue does not have; with 0 otherwise. This is
 carbon's diagnostics coverage_test.cpp, for lit.
+
+-verify directives (`# expected-error {{TEXT}}`) match messages, not IDs, so
+they do not count: a diagnostic checked only with -verify still needs one
+FileCheck line with its `[ID]` (test/lit/Sema/entry-fields.test has both).
 """
 
 import os

@@ -1,0 +1,153 @@
+//===--- KernelDecl.h - Kernel definitions found in C++ sources -*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What the Clang front end (KernelSourceParser) extracts from a kernel
+/// source: every meta, impl and native-function definition, with its
+/// parameters as written and the facts about its body that skc's rules
+/// check. Locations are SMLocs in the DiagnosticsEngine's llvm::SourceMgr,
+/// into which the front end loads every file it reports on, so Sema can
+/// report at the author's line without depending on Clang.
+///
+/// Authors write (runtime/sk/structured/Kernel.h):
+///
+///   SK_META_FUNC(add, Tensor)(const Tensor &self, ...) { ... }
+///       -> Meta,   ClassName "structured_add_Tensor"
+///   SK_IMPL_FUNC(add_out)(const Tensor &self, ..., const Tensor &out) {...}
+///       -> Impl,   ClassName "structured_add_out"
+///   Tensor SK_NATIVE_FUNC(relu_cpu)(const Tensor &self) { ... }
+///       -> Native, Name "relu_cpu"
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_PARSE_KERNELDECL_H
+#define SKC_PARSE_KERNELDECL_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace skc {
+
+/// One parameter of a kernel definition.
+struct KernelParam {
+  /// Empty for an unnamed parameter.
+  std::string Name;
+  /// The type as the author wrote it: "const Tensor &".
+  std::string TypeAsWritten;
+  /// The type fully qualified and desugared, as Sema compares it:
+  /// "const sk::Tensor &", "std::optional<int64_t>" is "std::optional<long>".
+  std::string CanonicalType;
+  llvm::SMRange Range;
+  llvm::SMRange TypeRange;
+  llvm::SMLoc NameLoc;
+};
+
+/// A fact about a body that a rule checks (issue 4, "Meta-body contract",
+/// "Impl-body contract").
+struct BodyFact {
+  enum FactKind : uint8_t {
+    /// A call of set_output_strided / set_output_raw_strided /
+    /// set_output_contiguous (or a TensorIterator build_* call, which sets
+    /// every output).
+    FK_SetOutput,
+    /// A read of tensor data: data_ptr, const_data_ptr, item, accessor,
+    /// operator<<.
+    FK_DataAccess,
+    /// An assignment to a parameter (`out = ...`).
+    FK_AssignToParam,
+    /// A call of a precompute setter `set_<field>`.
+    FK_PrecomputeSet,
+  };
+  FactKind Kind;
+  llvm::SMRange Range;
+  /// FK_SetOutput: the output index when it is a constant, else none (a
+  /// build_* call sets every output: AllOutputs).
+  std::optional<int64_t> OutputIndex;
+  bool AllOutputs = false;
+  /// Whether the fact is on every path through the body (it is not inside
+  /// an if, a loop, a switch, a conditional operator or after an early
+  /// return). Only then can "every output is set" be proven.
+  bool Unconditional = false;
+  /// FK_SetOutput and FK_DataAccess: the member or function called
+  /// ("set_output_raw_strided", "data_ptr"); FK_AssignToParam: the
+  /// parameter; FK_PrecomputeSet: the field.
+  std::string Detail;
+};
+
+enum class KernelDeclKind : uint8_t {
+  Meta, ///< sk::meta::structured_<name>::meta
+  Impl, ///< sk::native::structured_<kernel>::impl
+  /// sk::native::<kernel>, a non-structured or composite kernel: a
+  /// function defined in namespace sk::native that is not static, not a
+  /// template and not CUDA device code.
+  Native,
+};
+
+struct KernelDecl {
+  KernelDeclKind Kind;
+  /// Meta and Impl: the struct's name ("structured_add_Tensor"); Native:
+  /// the function's name ("relu_cpu").
+  std::string Name;
+  /// The file it is defined in, as the front end opened it.
+  std::string File;
+  /// Whether that file was parsed as CUDA (.cu).
+  bool InCUDASource = false;
+  /// Whether it was written with SK_META_FUNC, SK_PRECOMPUTE_META_FUNC,
+  /// SK_IMPL_FUNC or SK_NATIVE_FUNC, rather than spelled out (a function
+  /// defined inside `namespace sk::native`, which may be a helper).
+  bool FromMacro = false;
+  /// Where the name is (the macro's argument, for SK_*_FUNC macros).
+  llvm::SMLoc Loc;
+  /// The parentheses of the parameter list, included; a fix-it that
+  /// rewrites the parameters replaces this range.
+  llvm::SMRange ParamListRange;
+  llvm::SmallVector<KernelParam, 6> Params;
+  /// The parameter types of the declaration this definition belongs to (the
+  /// one in the generated header), canonical as CanonicalType is; empty when
+  /// there is none. Sema compares them with Params[I].CanonicalType.
+  llvm::SmallVector<std::string, 6> DeclaredParamTypes;
+  bool HasDeclaration = false;
+  /// The return type as written and canonical ("void" for meta and impl).
+  std::string ReturnTypeAsWritten;
+  std::string CanonicalReturnType;
+  std::vector<BodyFact> Facts;
+
+  /// Why a definition is invalid, and who reports it.
+  enum InvalidReasonKind : uint8_t {
+    IR_None,
+    /// Its declarator does not match any declaration in the generated
+    /// struct or namespace (Clang's "out-of-line definition of 'meta' does
+    /// not match any declaration"). Clang's error was left to Sema, which
+    /// must report it; Params, ranges and Facts are filled in.
+    IR_NoMatchingDecl,
+    /// Name names no generated struct (Clang's "no member named
+    /// 'structured_X' in namespace 'sk::meta'"). Clang's error was left to
+    /// Sema, which must report it ("did you mean"). Params and Facts are
+    /// empty when Clang dropped the definition (no close match to recover
+    /// with); Loc and ParamListRange are always set.
+    IR_UnknownName,
+    /// Clang reported why itself (an err_clang was emitted); Sema need not.
+    IR_ClangReported,
+  };
+  /// Whether Clang found the definition invalid (its declaration does not
+  /// match the generated struct, say); Sema explains why in schema terms.
+  bool IsInvalid = false;
+  InvalidReasonKind InvalidReason = IR_None;
+
+  void setInvalid(InvalidReasonKind Reason) {
+    IsInvalid = Reason != IR_None;
+    InvalidReason = Reason;
+  }
+};
+
+} // namespace skc
+
+#endif // SKC_PARSE_KERNELDECL_H

@@ -1,0 +1,91 @@
+//===--- KernelSourceParser.h - Kernel sources through Clang ----*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The Clang front end: parses kernel sources with Clang LibTooling, with the
+/// headers skc generated from the schemas mapped into Clang's virtual file
+/// system (they need not exist on disk), and returns the kernel definitions
+/// it finds (KernelDecl.h).
+///
+/// Clang's own diagnostics in the sources are reported through the
+/// DiagnosticsEngine, at their locations, with Clang's message; the few that
+/// skc explains better in schema terms (an out-of-line meta or impl whose
+/// parameters do not match the generated declaration, a meta for an
+/// operator that has no generated struct) are left to Sema, which reports
+/// them with the schema and a fix-it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_PARSE_KERNELSOURCEPARSER_H
+#define SKC_PARSE_KERNELSOURCEPARSER_H
+
+#include "skc/Parse/KernelDecl.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+namespace tooling {
+class CompilationDatabase;
+} // namespace tooling
+} // namespace clang
+
+namespace skc {
+
+class DiagnosticsEngine;
+
+/// A file that exists only in memory: the generated headers.
+struct VirtualFile {
+  /// An absolute path, under KernelSourceOptions::GeneratedIncludeDir.
+  std::string Path;
+  std::string Contents;
+};
+
+struct KernelSourceOptions {
+  /// Flags for every source, used when no compilation database is given
+  /// (the flags after `--` on the command line).
+  std::vector<std::string> ExtraFlags;
+  /// The generated headers, and the directory they are included from
+  /// (added with -I before the author's own flags).
+  std::vector<VirtualFile> GeneratedHeaders;
+  std::string GeneratedIncludeDir;
+  /// The runtime's headers (runtime/ in the source tree, include/ of an
+  /// installation), added with -I.
+  std::string RuntimeIncludeDir;
+  /// Clang's resource directory (builtin headers such as stddef.h).
+  std::string ResourceDir;
+  /// The CUDA toolkit, for .cu sources; empty to find it as clang does.
+  std::string CUDAPath;
+};
+
+/// Parses \p Sources and appends what it finds to \p Decls, source by
+/// source, each in source order. Compile flags come from \p Database when
+/// it is non-null and lists the source (its first command), else from
+/// Options.ExtraFlags; skc's own flags (the include directories above,
+/// -std=c++17 unless a standard is given, -DSKC_ANALYSIS=1, and for .cu
+/// sources -x cuda --cuda-host-only) come before them. Problems in the
+/// sources are diagnostics; an environment failure (a source that cannot
+/// be read) is an Error.
+llvm::Error
+parseKernelSources(llvm::ArrayRef<std::string> Sources,
+                   const clang::tooling::CompilationDatabase *Database,
+                   const KernelSourceOptions &Options, DiagnosticsEngine &Diags,
+                   std::vector<KernelDecl> &Decls);
+
+/// Loads the compile_commands.json in \p BuildDir (the driver's -p), so
+/// that callers need not include Clang's headers. The shared_ptr owns the
+/// database.
+llvm::Expected<std::shared_ptr<const clang::tooling::CompilationDatabase>>
+loadCompilationDatabase(llvm::StringRef BuildDir);
+
+} // namespace skc
+
+#endif // SKC_PARSE_KERNELSOURCEPARSER_H

@@ -25,20 +25,28 @@ std::string_view toString(DeviceType T) {
   return "unknown";
 }
 
-Device::Device(std::string_view Spec) : Type(DeviceType::CPU), Index(-1) {
-  std::string_view Name = Spec.substr(0, Spec.find(':'));
+/// The device type named \p Name; an error quoting \p Spec otherwise.
+static DeviceType parseDeviceType(std::string_view Name,
+                                  std::string_view Spec) {
   if (Name == "cpu")
-    Type = DeviceType::CPU;
-  else if (Name == "cuda")
-    Type = DeviceType::CUDA;
-  else if (Name == "meta")
-    Type = DeviceType::Meta;
-  else if (Name == "privateuseone")
-    Type = DeviceType::PrivateUse1;
-  else
-    SK_CHECK(false, "Device: expected one of cpu, cuda, meta, privateuseone "
-                    "device type at start of device string: ",
-             Spec);
+    return DeviceType::CPU;
+  if (Name == "cuda")
+    return DeviceType::CUDA;
+  if (Name == "meta")
+    return DeviceType::Meta;
+  if (Name == "privateuseone")
+    return DeviceType::PrivateUse1;
+  SK_CHECK(false,
+           "Device: expected one of cpu, cuda, meta, privateuseone "
+           "device type at start of device string: ",
+           Spec);
+  return DeviceType::CPU;
+}
+
+Device::Device(std::string_view Spec) : Bits(encode(DeviceType::CPU, -1)) {
+  std::string_view Name = Spec.substr(0, Spec.find(':'));
+  DeviceType Type = parseDeviceType(Name, Spec);
+  Bits = encode(Type, -1);
   if (Name.size() == Spec.size())
     return;
   std::string_view IndexText = Spec.substr(Name.size() + 1);
@@ -48,13 +56,13 @@ Device::Device(std::string_view Spec) : Type(DeviceType::CPU), Index(-1) {
   SK_CHECK(Ec == std::errc() && End == IndexText.data() + IndexText.size() &&
                Value >= 0 && Value < 128,
            "Device: invalid device index in '", Spec, "'");
-  Index = static_cast<int8_t>(Value);
+  Bits = encode(Type, static_cast<int8_t>(Value));
 }
 
 std::string Device::str() const {
-  std::string S(toString(Type));
+  std::string S(toString(type()));
   if (has_index())
-    S += ":" + std::to_string(Index);
+    S += ":" + std::to_string(index());
   return S;
 }
 

@@ -23,31 +23,43 @@ constexpr int NumDeviceTypes = 4;
 std::string_view toString(DeviceType T);
 
 /// A device type and an index (-1: the current device of that type).
+///
+/// Note [Device in one integer]: both bytes live in one uint16_t, so that
+/// GCC keeps a Device (and a std::optional<Device>, which the dispatcher
+/// passes by value) in a register. As a struct of two int8_t it was built
+/// byte by byte on the stack and then loaded as a word, a store-forwarding
+/// stall on every factory call.
 class Device {
 public:
   constexpr Device(DeviceType Type, int8_t Index = -1)
-      : Type(Type), Index(Index) {}
+      : Bits(encode(Type, Index)) {}
   /// Parses "cpu", "cuda", "cuda:1", "meta"; throws sk::Error otherwise.
   explicit Device(std::string_view Spec);
 
-  constexpr DeviceType type() const { return Type; }
-  constexpr int8_t index() const { return Index; }
-  constexpr bool has_index() const { return Index >= 0; }
-  constexpr bool is_cpu() const { return Type == DeviceType::CPU; }
-  constexpr bool is_cuda() const { return Type == DeviceType::CUDA; }
-  constexpr bool is_meta() const { return Type == DeviceType::Meta; }
-
-  constexpr bool operator==(const Device &O) const {
-    return Type == O.Type && Index == O.Index;
+  constexpr DeviceType type() const {
+    return static_cast<DeviceType>(static_cast<int8_t>(Bits & 0xff));
   }
+  constexpr int8_t index() const { return static_cast<int8_t>(Bits >> 8); }
+  constexpr bool has_index() const { return index() >= 0; }
+  constexpr bool is_cpu() const { return type() == DeviceType::CPU; }
+  constexpr bool is_cuda() const { return type() == DeviceType::CUDA; }
+  constexpr bool is_meta() const { return type() == DeviceType::Meta; }
+
+  constexpr bool operator==(const Device &O) const { return Bits == O.Bits; }
   constexpr bool operator!=(const Device &O) const { return !(*this == O); }
 
   /// "cpu", "cuda:0", "meta".
   std::string str() const;
 
 private:
-  DeviceType Type;
-  int8_t Index;
+  static constexpr uint16_t encode(DeviceType Type, int8_t Index) {
+    return static_cast<uint16_t>(
+        static_cast<uint8_t>(static_cast<int8_t>(Type)) |
+        (static_cast<uint16_t>(static_cast<uint8_t>(Index)) << 8));
+  }
+
+  /// The type in the low byte, the index in the high one.
+  uint16_t Bits;
 };
 
 constexpr Device kCPU{DeviceType::CPU};

@@ -6,6 +6,7 @@
 
 #include "sk/core/Allocator.h"
 #include "sk/util/Exception.h"
+#include "sk/util/FreeListCache.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -21,25 +22,76 @@ namespace {
 /// the alignment, and keep malloc's pointer in the word just before the
 /// block for the deleter. malloc's result is 16-byte aligned, so there is
 /// always room for that word.
+void *allocateAligned(size_t NBytes) {
+  SK_CHECK(NBytes <= SIZE_MAX - kCPUAlignment,
+           "CPU allocator: cannot allocate ", NBytes, " bytes");
+  void *Raw = std::malloc(NBytes + kCPUAlignment);
+  SK_CHECK(Raw, "CPU allocator: out of memory trying to allocate ", NBytes,
+           " bytes");
+  auto Address = reinterpret_cast<uintptr_t>(Raw);
+  auto Aligned = reinterpret_cast<void **>(
+      (Address + kCPUAlignment) & ~uintptr_t(kCPUAlignment - 1));
+  Aligned[-1] = Raw;
+  return Aligned;
+}
+
 void freeAligned(void *Aligned) {
   std::free(static_cast<void **>(Aligned)[-1]);
 }
+
+/// Note [Small CPU blocks]
+/// Data blocks of at most kLargestCachedBlock bytes come in power-of-two
+/// classes from kSmallestCachedBlock up and are cached per thread
+/// (Note [Per-thread free lists]); the class is known to the deleter, one
+/// function per class, so a DataPtr needs no room for it. Each class keeps
+/// at most kMaxCachedBlocks blocks: 150 KiB per thread when all are full.
+constexpr size_t kSmallestCachedBlock = kCPUAlignment;
+constexpr unsigned kNumBlockClasses = 5;
+constexpr size_t kLargestCachedBlock = kSmallestCachedBlock
+                                       << (kNumBlockClasses - 1);
+constexpr unsigned kMaxCachedBlocks = 64;
+
+struct CPUBlockPolicy {
+  static constexpr unsigned kNumClasses = kNumBlockClasses;
+  static size_t blockBytes(unsigned Class) {
+    return kSmallestCachedBlock << Class;
+  }
+  static unsigned maxCached(unsigned) { return kMaxCachedBlocks; }
+  static void *allocateNew(unsigned Class) {
+    return allocateAligned(blockBytes(Class));
+  }
+  static void release(void *Block, unsigned) noexcept { freeAligned(Block); }
+};
+using CPUBlockCache = FreeListCache<CPUBlockPolicy>;
+
+/// The class of a block of \p NBytes (1 <= NBytes <= kLargestCachedBlock).
+unsigned blockClassOf(size_t NBytes) {
+  if (NBytes <= kSmallestCachedBlock)
+    return 0;
+  // ceil(log2(NBytes)) - log2(kSmallestCachedBlock).
+  return static_cast<unsigned>(64 - __builtin_clzll(NBytes - 1)) -
+         static_cast<unsigned>(__builtin_ctzll(kSmallestCachedBlock));
+}
+
+template <unsigned Class> void freeCachedBlock(void *Block) {
+  CPUBlockCache::deallocate(Block, Class);
+}
+
+constexpr DeleterFn kCachedBlockDeleters[kNumBlockClasses] = {
+    &freeCachedBlock<0>, &freeCachedBlock<1>, &freeCachedBlock<2>,
+    &freeCachedBlock<3>, &freeCachedBlock<4>};
 
 class CPUAllocator final : public Allocator {
 public:
   DataPtr allocate(size_t NBytes) override {
     if (NBytes == 0)
       return DataPtr(nullptr, nullptr, kCPU);
-    SK_CHECK(NBytes <= SIZE_MAX - kCPUAlignment,
-             "CPU allocator: cannot allocate ", NBytes, " bytes");
-    void *Raw = std::malloc(NBytes + kCPUAlignment);
-    SK_CHECK(Raw, "CPU allocator: out of memory trying to allocate ", NBytes,
-             " bytes");
-    auto Address = reinterpret_cast<uintptr_t>(Raw);
-    auto Aligned = reinterpret_cast<void **>(
-        (Address + kCPUAlignment) & ~uintptr_t(kCPUAlignment - 1));
-    Aligned[-1] = Raw;
-    return DataPtr(Aligned, &freeAligned, kCPU);
+    if (NBytes <= kLargestCachedBlock) {
+      unsigned Class = blockClassOf(NBytes);
+      return DataPtr(CPUBlockCache::allocate(Class),
+                     kCachedBlockDeleters[Class], kCPU);
+    }
+    return DataPtr(allocateAligned(NBytes), &freeAligned, kCPU);
   }
 };
 
@@ -50,6 +102,14 @@ Allocator *&allocatorSlot(DeviceType T) {
 }
 
 } // namespace
+
+size_t detail::cachedCPUBlocks(size_t NBytes) {
+  if (NBytes == 0 || NBytes > kLargestCachedBlock)
+    return 0;
+  return CPUBlockCache::cachedCount(blockClassOf(NBytes));
+}
+
+void detail::trimCPUBlockCache() { CPUBlockCache::trim(); }
 
 Allocator *getCPUAllocator() { return allocatorSlot(DeviceType::CPU); }
 

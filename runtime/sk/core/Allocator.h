@@ -78,6 +78,14 @@ constexpr size_t kCPUAlignment = 64;
 
 Allocator *getCPUAllocator();
 
+namespace detail {
+/// How many freed CPU blocks that would serve an allocation of \p NBytes
+/// this thread keeps for reuse (Note [Small CPU blocks] in Allocator.cpp).
+size_t cachedCPUBlocks(size_t NBytes);
+/// Frees the CPU blocks this thread keeps for reuse.
+void trimCPUBlockCache();
+} // namespace detail
+
 } // namespace sk
 
 #endif // SK_CORE_ALLOCATOR_H

@@ -16,6 +16,7 @@
 #define SK_CORE_STORAGE_H
 
 #include "sk/core/Allocator.h"
+#include "sk/util/FreeListCache.h"
 #include "sk/util/IntrusivePtr.h"
 
 #include <cstddef>
@@ -30,6 +31,15 @@ public:
   StorageImpl(DataPtr Data, size_t NBytes)
       : Data(std::move(Data)), NBytes(NBytes), Alloc(nullptr),
         Resizable(false) {}
+
+  /// StorageImpls come from a per-thread free list (Note [Per-thread free
+  /// lists]).
+  static void *operator new(size_t Size) {
+    return ObjectCache<StorageImpl>::allocateObject(Size);
+  }
+  static void operator delete(void *P, size_t Size) noexcept {
+    ObjectCache<StorageImpl>::deallocateObject(P, Size);
+  }
 
   void *data() const { return Data.get(); }
   size_t nbytes() const { return NBytes; }

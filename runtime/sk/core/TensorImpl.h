@@ -25,6 +25,7 @@
 #include "sk/core/ScalarType.h"
 #include "sk/core/SizesAndStrides.h"
 #include "sk/core/Storage.h"
+#include "sk/util/FreeListCache.h"
 
 namespace sk {
 
@@ -39,6 +40,15 @@ public:
   /// allocation: one pass over the sizes, no generic stride analysis.
   TensorImpl(ContiguousTag, Storage S, ScalarType Dtype, Device Dev,
              IntArrayRef Sizes, int64_t Numel);
+
+  /// TensorImpls come from a per-thread free list (Note [Per-thread free
+  /// lists]).
+  static void *operator new(size_t Size) {
+    return ObjectCache<TensorImpl>::allocateObject(Size);
+  }
+  static void operator delete(void *P, size_t Size) noexcept {
+    ObjectCache<TensorImpl>::deallocateObject(P, Size);
+  }
 
   IntArrayRef sizes() const { return SS.sizes(); }
   IntArrayRef strides() const { return SS.strides(); }

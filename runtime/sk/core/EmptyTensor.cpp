@@ -30,7 +30,8 @@ size_t computeStorageBytes(const char *Op, IntArrayRef Sizes,
   for (size_t I = 0; I != Sizes.size(); ++I) {
     uint64_t Step;
     SK_CHECK(!__builtin_mul_overflow(static_cast<uint64_t>(Sizes[I] - 1),
-                                     static_cast<uint64_t>(Strides[I]), &Step) &&
+                                     static_cast<uint64_t>(Strides[I]),
+                                     &Step) &&
                  !__builtin_add_overflow(MaxIndex, Step, &MaxIndex),
              Op, "(): storage size calculation overflowed with sizes=", Sizes,
              " and strides=", Strides);
@@ -44,8 +45,8 @@ size_t computeStorageBytes(const char *Op, IntArrayRef Sizes,
 
 /// Allocates a tensor of \p Sizes and \p Strides on \p Dev; meta tensors
 /// get no storage.
-static Tensor makeEmpty(const char *Op, IntArrayRef Sizes,
-                        IntArrayRef Strides, ScalarType Dtype, Device Dev) {
+static Tensor makeEmpty(const char *Op, IntArrayRef Sizes, IntArrayRef Strides,
+                        ScalarType Dtype, Device Dev) {
   SK_CHECK(Dtype != ScalarType::Undefined, Op, "(): dtype is undefined");
   size_t Bytes = computeStorageBytes(Op, Sizes, Strides, elementSize(Dtype));
   Storage S;
@@ -56,9 +57,21 @@ static Tensor makeEmpty(const char *Op, IntArrayRef Sizes,
   return Tensor(std::move(Impl));
 }
 
+/// Reports, naming empty(), a negative size in \p Sizes or an overflow of
+/// its byte size; returns only when an overflowing partial product was
+/// followed by a zero size (\p Numel is 0 then).
+[[gnu::noinline, gnu::cold]] static void
+reportBadSizes(IntArrayRef Sizes, size_t ItemSize, int64_t Numel) {
+  // The general path says exactly what is wrong.
+  std::vector<int64_t> Strides = contiguousStrides(Sizes);
+  computeStorageBytes("empty", Sizes, Strides, ItemSize);
+  SK_INTERNAL_ASSERT(Numel == 0, "unreported overflow for sizes ", Sizes);
+}
+
 /// The element count of \p Sizes; an error naming empty() for a negative
 /// size or an overflow.
-static int64_t checkedNumel(IntArrayRef Sizes, size_t ItemSize) {
+[[gnu::always_inline]] static inline int64_t checkedNumel(IntArrayRef Sizes,
+                                                          size_t ItemSize) {
   int64_t Numel = 1;
   bool Overflow = false;
   bool Negative = false;
@@ -67,20 +80,18 @@ static int64_t checkedNumel(IntArrayRef Sizes, size_t ItemSize) {
     Overflow |= __builtin_mul_overflow(Numel, S, &Numel);
   }
   int64_t Bytes;
-  Overflow |= __builtin_mul_overflow(Numel, static_cast<int64_t>(ItemSize),
-                                     &Bytes);
-  if (SK_UNLIKELY(Negative || Overflow)) {
-    // The general path says exactly what is wrong.
-    std::vector<int64_t> Strides = contiguousStrides(Sizes);
-    computeStorageBytes("empty", Sizes, Strides, ItemSize);
-    SK_INTERNAL_ASSERT(Numel == 0, "unreported overflow for sizes ", Sizes);
-  }
+  Overflow |=
+      __builtin_mul_overflow(Numel, static_cast<int64_t>(ItemSize), &Bytes);
+  if (SK_UNLIKELY(Negative || Overflow))
+    reportBadSizes(Sizes, ItemSize, Numel);
   return Numel;
 }
 
 /// Row-major allocation, the common case, in one pass over the sizes.
-static Tensor emptyContiguous(IntArrayRef Sizes, ScalarType Dtype,
-                              Device Dev) {
+/// Inlined into each of its callers, so that the meta and CPU paths fold
+/// their device tests away.
+[[gnu::always_inline]] static inline Tensor
+emptyContiguous(IntArrayRef Sizes, ScalarType Dtype, Device Dev) {
   SK_CHECK(Dtype != ScalarType::Undefined, "empty(): dtype is undefined");
   size_t ItemSize = elementSize(Dtype);
   int64_t Numel = checkedNumel(Sizes, ItemSize);
@@ -88,9 +99,13 @@ static Tensor emptyContiguous(IntArrayRef Sizes, ScalarType Dtype,
   if (!Dev.is_meta())
     S = Storage::make(static_cast<size_t>(Numel) * ItemSize,
                       getAllocator(Dev.type()), /*Resizable=*/true);
-  return Tensor(IntrusivePtr<TensorImpl>::make(TensorImpl::ContiguousTag(),
-                                               std::move(S), Dtype, Dev,
-                                               Sizes, Numel));
+  return Tensor(IntrusivePtr<TensorImpl>::make(
+      TensorImpl::ContiguousTag(), std::move(S), Dtype, Dev, Sizes, Numel));
+}
+
+/// Whether \p Format asks for row-major strides.
+static bool isRowMajor(std::optional<MemoryFormat> Format) {
+  return !Format || *Format == MemoryFormat::Contiguous;
 }
 
 Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
@@ -100,11 +115,10 @@ Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
   if (Format && *Format != MemoryFormat::Contiguous) {
     std::vector<int64_t> Strides = stridesForMemoryFormat(Sizes, *Format);
     SK_CHECK((*Format == MemoryFormat::ChannelsLast && Sizes.size() == 4) ||
-                 (*Format == MemoryFormat::ChannelsLast3d &&
-                  Sizes.size() == 5),
+                 (*Format == MemoryFormat::ChannelsLast3d && Sizes.size() == 5),
              "empty(): ", *Format, " needs a ",
-             *Format == MemoryFormat::ChannelsLast ? 4 : 5,
-             "-d size, but got ", Sizes);
+             *Format == MemoryFormat::ChannelsLast ? 4 : 5, "-d size, but got ",
+             Sizes);
     return makeEmpty("empty", Sizes, Strides, Dtype, Dev);
   }
   return emptyContiguous(Sizes, Dtype, Dev);
@@ -120,6 +134,8 @@ Tensor empty_strided_generic(IntArrayRef Sizes, IntArrayRef Strides,
 
 Tensor empty_cpu(IntArrayRef Sizes, ScalarType Dtype,
                  std::optional<MemoryFormat> Format) {
+  if (SK_LIKELY(isRowMajor(Format)))
+    return emptyContiguous(Sizes, Dtype, kCPU);
   return empty_generic(Sizes, Dtype, kCPU, Format);
 }
 Tensor empty_strided_cpu(IntArrayRef Sizes, IntArrayRef Strides,
@@ -128,6 +144,8 @@ Tensor empty_strided_cpu(IntArrayRef Sizes, IntArrayRef Strides,
 }
 Tensor empty_meta(IntArrayRef Sizes, ScalarType Dtype,
                   std::optional<MemoryFormat> Format) {
+  if (SK_LIKELY(isRowMajor(Format)))
+    return emptyContiguous(Sizes, Dtype, kMeta);
   return empty_generic(Sizes, Dtype, kMeta, Format);
 }
 Tensor empty_strided_meta(IntArrayRef Sizes, IntArrayRef Strides,

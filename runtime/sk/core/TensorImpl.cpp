@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "sk/core/TensorImpl.h"
+#include "sk/util/SmallVector.h"
 
 #include <algorithm>
 #include <numeric>
@@ -17,32 +18,11 @@ TensorImpl::TensorImpl(Storage S, ScalarType Dtype, Device Dev)
   refreshNumelAndContiguity();
 }
 
-TensorImpl::TensorImpl(ContiguousTag, Storage S, ScalarType Dtype, Device Dev,
-                       IntArrayRef Sizes, int64_t Numel)
-    : Store(std::move(S)), Numel(Numel), KeySet(backendKeyOf(Dev.type())),
-      Dtype(Dtype), Dev(Dev) {
-  SS.resize(Sizes.size());
-  int64_t *SizesOut = SS.sizesData();
-  int64_t *StridesOut = SS.stridesData();
-  int64_t Stride = 1;
-  for (size_t I = Sizes.size(); I-- > 0;) {
-    SizesOut[I] = Sizes[I];
-    StridesOut[I] = Stride;
-    // Wraps only when Numel is 0, where strides do not matter.
-    Stride = static_cast<int64_t>(static_cast<uint64_t>(Stride) *
-                                  static_cast<uint64_t>(
-                                      Sizes[I] > 1 ? Sizes[I] : 1));
-  }
-  // Row-major is also channels-last when the channel dimension does not
-  // matter (C == 1, or H == W == 1); only ranks 4 and 5 can be.
-  if (Sizes.size() == 4 || Sizes.size() == 5)
-    refreshNumelAndContiguity();
-}
-
 void TensorImpl::dataOfStoragelessTensor() const {
   SK_CHECK_NOT_IMPLEMENTED(
-      !is_meta(), "Cannot access data of a tensor on the meta device: meta "
-                  "tensors have shapes and dtypes but no data (sizes ",
+      !is_meta(),
+      "Cannot access data of a tensor on the meta device: meta "
+      "tensors have shapes and dtypes but no data (sizes ",
       sizes(), ", dtype ", Dtype, ")");
   SK_CHECK(false, "Cannot access data of a tensor that has no storage");
 }
@@ -84,7 +64,7 @@ static bool computeContiguousInOrder(IntArrayRef Sizes, IntArrayRef Strides,
 static bool computeNonOverlappingAndDense(IntArrayRef Sizes,
                                           IntArrayRef Strides) {
   size_t Rank = Sizes.size();
-  std::vector<size_t> Perm(Rank);
+  SmallVector<size_t, SizesAndStrides::kInlineDims> Perm(Rank);
   std::iota(Perm.begin(), Perm.end(), 0);
   std::sort(Perm.begin(), Perm.end(), [&](size_t A, size_t B) {
     if (Sizes[A] < 2)
@@ -104,6 +84,15 @@ static bool computeNonOverlappingAndDense(IntArrayRef Sizes,
   return true;
 }
 
+void TensorImpl::refreshChannelsLastFlags() {
+  static constexpr int Order4[] = {1, 3, 2, 0};
+  static constexpr int Order5[] = {1, 4, 3, 2, 0};
+  IsChannelsLastContiguous =
+      computeContiguousInOrder(sizes(), strides(), Order4, 4);
+  IsChannelsLast3dContiguous =
+      computeContiguousInOrder(sizes(), strides(), Order5, 5);
+}
+
 void TensorImpl::refreshNumelAndContiguity() {
   IntArrayRef Sizes = sizes(), Strides = strides();
   // Without a zero size the product fits (set_sizes_and_strides checked);
@@ -115,16 +104,10 @@ void TensorImpl::refreshNumelAndContiguity() {
       Numel *= S;
   }
   IsContiguous = computeContiguous(Sizes, Strides, Numel);
-  static constexpr int Order4[] = {1, 3, 2, 0};
-  static constexpr int Order5[] = {1, 4, 3, 2, 0};
-  IsChannelsLastContiguous =
-      computeContiguousInOrder(Sizes, Strides, Order4, 4);
-  IsChannelsLast3dContiguous =
-      computeContiguousInOrder(Sizes, Strides, Order5, 5);
-  IsNonOverlappingAndDense =
-      IsContiguous || IsChannelsLastContiguous ||
-      IsChannelsLast3dContiguous ||
-      computeNonOverlappingAndDense(Sizes, Strides);
+  refreshChannelsLastFlags();
+  IsNonOverlappingAndDense = IsContiguous || IsChannelsLastContiguous ||
+                             IsChannelsLast3dContiguous ||
+                             computeNonOverlappingAndDense(Sizes, Strides);
 }
 
 void TensorImpl::set_sizes_and_strides(IntArrayRef Sizes, IntArrayRef Strides,

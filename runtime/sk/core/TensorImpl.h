@@ -37,9 +37,30 @@ public:
   struct ContiguousTag {};
   /// A row-major tensor of \p Sizes over \p S, whose element count
   /// \p Numel the caller has computed and checked. The fast path of
-  /// allocation: one pass over the sizes, no generic stride analysis.
+  /// allocation, inline: one pass over the sizes, and of the contiguity
+  /// flags only the channels-last ones are computed (and only for ranks 4
+  /// and 5), since a row-major tensor is contiguous and dense.
   TensorImpl(ContiguousTag, Storage S, ScalarType Dtype, Device Dev,
-             IntArrayRef Sizes, int64_t Numel);
+             IntArrayRef Sizes, int64_t Numel)
+      : Store(std::move(S)), Numel(Numel), KeySet(backendKeyOf(Dev.type())),
+        Dtype(Dtype), Dev(Dev) {
+    SS.resize(Sizes.size());
+    int64_t *SizesOut = SS.sizesData();
+    int64_t *StridesOut = SS.stridesData();
+    int64_t Stride = 1;
+    for (size_t I = Sizes.size(); I-- > 0;) {
+      SizesOut[I] = Sizes[I];
+      StridesOut[I] = Stride;
+      // Wraps only when Numel is 0, where strides do not matter.
+      Stride = static_cast<int64_t>(
+          static_cast<uint64_t>(Stride) *
+          static_cast<uint64_t>(Sizes[I] > 1 ? Sizes[I] : 1));
+    }
+    // Row-major is also channels-last when the channel dimension does not
+    // matter (C == 1, or H == W == 1); only ranks 4 and 5 can be.
+    if (SK_UNLIKELY(Sizes.size() == 4 || Sizes.size() == 5))
+      refreshChannelsLastFlags();
+  }
 
   /// TensorImpls come from a per-thread free list (Note [Per-thread free
   /// lists]).
@@ -113,6 +134,7 @@ public:
 private:
   [[noreturn]] void dataOfStoragelessTensor() const;
   void refreshNumelAndContiguity();
+  void refreshChannelsLastFlags();
 
   Storage Store;
   SizesAndStrides SS;

@@ -364,35 +364,39 @@ using ArangeSig = Tensor(const Scalar &, const Scalar &, const Scalar &,
 using RandomSig = Tensor(IntArrayRef, Generator *, std::optional<ScalarType>,
                          std::optional<Device>);
 
-const FactoryOp<EmptySig> &emptyOp() {
+// The handles, looked up on first use. The accessors are always inlined:
+// after the first call only the guard test of the static runs, and a call
+// to an accessor cost as much as that.
+[[gnu::always_inline]] inline const FactoryOp<EmptySig> &emptyOp() {
   static const FactoryOp<EmptySig> Op("empty", "memory_format");
   return Op;
 }
-const FactoryOp<EmptyStridedSig> &emptyStridedOp() {
+[[gnu::always_inline]] inline const FactoryOp<EmptyStridedSig> &
+emptyStridedOp() {
   static const FactoryOp<EmptyStridedSig> Op("empty_strided", "");
   return Op;
 }
-const FactoryOp<FilledSig> &zerosOp() {
+[[gnu::always_inline]] inline const FactoryOp<FilledSig> &zerosOp() {
   static const FactoryOp<FilledSig> Op("zeros", "");
   return Op;
 }
-const FactoryOp<FilledSig> &onesOp() {
+[[gnu::always_inline]] inline const FactoryOp<FilledSig> &onesOp() {
   static const FactoryOp<FilledSig> Op("ones", "");
   return Op;
 }
-const FactoryOp<FullSig> &fullOp() {
+[[gnu::always_inline]] inline const FactoryOp<FullSig> &fullOp() {
   static const FactoryOp<FullSig> Op("full", "");
   return Op;
 }
-const FactoryOp<ArangeSig> &arangeOp() {
+[[gnu::always_inline]] inline const FactoryOp<ArangeSig> &arangeOp() {
   static const FactoryOp<ArangeSig> Op("arange", "start_step");
   return Op;
 }
-const FactoryOp<RandomSig> &randOp() {
+[[gnu::always_inline]] inline const FactoryOp<RandomSig> &randOp() {
   static const FactoryOp<RandomSig> Op("rand", "");
   return Op;
 }
-const FactoryOp<RandomSig> &randnOp() {
+[[gnu::always_inline]] inline const FactoryOp<RandomSig> &randnOp() {
   static const FactoryOp<RandomSig> Op("randn", "");
   return Op;
 }
@@ -424,8 +428,8 @@ Tensor onesBackendSelect(DispatchKeySet, IntArrayRef Sizes,
   const auto &Op = onesOp();
   return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Dtype, Dev);
 }
-Tensor fullBackendSelect(DispatchKeySet, IntArrayRef Sizes,
-                         const Scalar &Value, std::optional<ScalarType> Dtype,
+Tensor fullBackendSelect(DispatchKeySet, IntArrayRef Sizes, const Scalar &Value,
+                         std::optional<ScalarType> Dtype,
                          std::optional<Device> Dev) {
   const auto &Op = fullOp();
   return Op.Handle.redispatch(Op.backendFor(Dev), Sizes, Value, Dtype, Dev);
@@ -435,8 +439,7 @@ Tensor arangeBackendSelect(DispatchKeySet, const Scalar &Start,
                            std::optional<ScalarType> Dtype,
                            std::optional<Device> Dev) {
   const auto &Op = arangeOp();
-  return Op.Handle.redispatch(Op.backendFor(Dev), Start, End, Step, Dtype,
-                              Dev);
+  return Op.Handle.redispatch(Op.backendFor(Dev), Start, End, Step, Dtype, Dev);
 }
 Tensor randBackendSelect(DispatchKeySet, IntArrayRef Sizes, Generator *Gen,
                          std::optional<ScalarType> Dtype,
@@ -466,8 +469,7 @@ SK_LIBRARY_IMPL(sk, BackendSelect, m) {
 
 Tensor empty(IntArrayRef Sizes, TensorOptions Options,
              std::optional<MemoryFormat> Format) {
-  return emptyOp().Handle.call(Sizes, Options.dtype_opt(),
-                               Options.device_opt(),
+  return emptyOp().Handle.call(Sizes, Options.dtype_opt(), Options.device_opt(),
                                mergeMemoryFormat("empty", Options, Format));
 }
 
@@ -483,8 +485,7 @@ Tensor zeros(IntArrayRef Sizes, TensorOptions Options) {
 }
 
 Tensor ones(IntArrayRef Sizes, TensorOptions Options) {
-  return onesOp().Handle.call(Sizes, Options.dtype_opt(),
-                              Options.device_opt());
+  return onesOp().Handle.call(Sizes, Options.dtype_opt(), Options.device_opt());
 }
 
 Tensor full(IntArrayRef Sizes, const Scalar &Value, TensorOptions Options) {

@@ -300,6 +300,10 @@ static bool isRuntimeClass(const clang::CXXRecordDecl *RD, StringRef Name) {
 //      with one Clang recovers with the corrected struct, and the
 //      definition keeps its parameters (and the name written, not the
 //      corrected one).
+//      err_ovl_diff_return_type ("functions that differ only in their
+//      return type cannot be overloaded") is the same mismatch for an
+//      SK_NATIVE_FUNC whose return type differs from the generated
+//      declaration's; Sema reports it against the schema's returns.
 //  (c) warn_drv_new_cuda_version ("CUDA version is newer than the latest
 //      supported version"): Clang 22 parses CUDA 13 host code correctly and
 //      only warns that it does not know the version; harmless noise.
@@ -407,7 +411,8 @@ bool ForwardingDiagConsumer::leaveToSema(const clang::Diagnostic &Info) {
   if (ID == clang::diag::warn_drv_new_cuda_version) // (c)
     return true;
   bool IsMismatch = ID == clang::diag::err_member_decl_does_not_match ||
-                    ID == clang::diag::err_member_decl_does_not_match_suggest;
+                    ID == clang::diag::err_member_decl_does_not_match_suggest ||
+                    ID == clang::diag::err_ovl_diff_return_type;
   bool IsNoMember = ID == clang::diag::err_no_member ||
                     ID == clang::diag::err_no_member_suggest;
   if ((!IsMismatch && !IsNoMember) || !Info.hasSourceManager() || !LangOpts)

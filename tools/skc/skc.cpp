@@ -19,8 +19,11 @@
 #include "skc/Basic/SarifDiagnosticPrinter.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
 #include "skc/Basic/VerifyDiagnosticConsumer.h"
+#include "skc/Config.h"
 #include "skc/Emit/Emitters.h"
+#include "skc/Parse/KernelSourceParser.h"
 #include "skc/Parse/SchemaFile.h"
+#include "skc/Sema/KernelChecks.h"
 #include "skc/Sema/OperatorModel.h"
 #include "skc/Sema/OperatorModelPrinter.h"
 
@@ -103,6 +106,44 @@ cl::opt<std::string> OutputDir(
              "there are errors"),
     cl::value_desc("dir"), cl::cat(SkcCategory));
 
+cl::list<std::string> Sources(cl::Positional,
+                              cl::desc("[kernel sources (.cpp, .cu)...]"),
+                              cl::cat(SkcCategory));
+
+cl::opt<std::string> BuildPath(
+    "p",
+    cl::desc("Read the kernel sources' compile flags from "
+             "<dir>/compile_commands.json (flags after '--' are used for "
+             "sources it does not list)"),
+    cl::value_desc("dir"), cl::cat(SkcCategory));
+
+cl::list<std::string> Backends(
+    "backend",
+    cl::desc("The backends whose kernels are built and so must be defined "
+             "(default: CPU when a .cpp source is given, CUDA when a .cu "
+             "source is)"),
+    cl::value_desc("CPU,CUDA"), cl::CommaSeparated, cl::cat(SkcCategory));
+
+cl::opt<bool> NoMissingKernels(
+    "no-missing-kernels",
+    cl::desc("Do not report meta functions and kernels that no given source "
+             "defines (when checking some of a library's sources)"),
+    cl::cat(SkcCategory));
+
+cl::opt<std::string> CUDAPath(
+    "cuda-path", cl::desc("The CUDA toolkit .cu sources are parsed against"),
+    cl::value_desc("dir"), cl::init(SKC_CUDA_PATH), cl::cat(SkcCategory));
+
+cl::opt<std::string> RuntimeInclude(
+    "runtime-include",
+    cl::desc("The runtime's headers (the directory holding sk/Kernel.h)"),
+    cl::value_desc("dir"), cl::init(SKC_RUNTIME_INCLUDE_DIR),
+    cl::cat(SkcCategory));
+
+/// Where the generated headers live in Clang's virtual file system while
+/// kernel sources are checked.
+constexpr const char *GeneratedIncludeDir = "/skc-generated";
+
 } // namespace
 
 /// Reads \p Path into \p SM and returns its buffer ID.
@@ -151,6 +192,51 @@ static Error writeIfChanged(StringRef Dir, const GeneratedFile &F) {
   return Error::success();
 }
 
+/// Parses the kernel sources with the generated headers mapped in, and
+/// checks every definition against the model.
+static Error checkKernelSources(const OperatorModel &Model,
+                                ArrayRef<GeneratedFile> Generated,
+                                const std::vector<std::string> &ExtraFlags,
+                                DiagnosticsEngine &Diags) {
+  std::shared_ptr<const clang::tooling::CompilationDatabase> Database;
+  if (!BuildPath.empty()) {
+    auto DB = loadCompilationDatabase(BuildPath);
+    if (!DB)
+      return DB.takeError();
+    Database = std::move(*DB);
+  }
+  KernelSourceOptions Options;
+  Options.ExtraFlags = ExtraFlags;
+  Options.GeneratedIncludeDir = GeneratedIncludeDir;
+  for (const GeneratedFile &F : Generated)
+    Options.GeneratedHeaders.push_back(
+        {(Twine(GeneratedIncludeDir) + "/" + F.Name).str(), F.Contents});
+  Options.RuntimeIncludeDir = RuntimeInclude;
+  Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
+  Options.CUDAPath = CUDAPath;
+
+  std::vector<KernelDecl> Decls;
+  if (Error E =
+          parseKernelSources(Sources, Database.get(), Options, Diags, Decls))
+    return E;
+
+  KernelCheckOptions Check;
+  Check.RequireAllKernels = !NoMissingKernels;
+  if (Backends.empty()) {
+    Check.BuildCPU = any_of(Sources, [](const std::string &S) {
+      return !StringRef(S).ends_with(".cu");
+    });
+    Check.BuildCUDA = any_of(Sources, [](const std::string &S) {
+      return StringRef(S).ends_with(".cu");
+    });
+  } else {
+    Check.BuildCPU = is_contained(Backends, "CPU");
+    Check.BuildCUDA = is_contained(Backends, "CUDA");
+  }
+  checkKernels(Model, Decls, Check, Diags);
+  return Error::success();
+}
+
 /// The tags file to use: --tags, else tags.yaml beside the schema, else none.
 static std::string findTagsFile() {
   if (!TagsPath.empty())
@@ -169,11 +255,26 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "skc " << SKC_VERSION << " (LLVM " << LLVM_VERSION_STRING << ")\n";
   });
+  // Flags after `--` are compile flags for the kernel sources, as in
+  // clang's tools.
+  std::vector<std::string> ExtraFlags;
+  for (int I = 1; I < argc; ++I) {
+    if (StringRef(argv[I]) != "--")
+      continue;
+    ExtraFlags.assign(argv + I + 1, argv + argc);
+    argc = I;
+    break;
+  }
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "skc - the structured kernel compiler\n\n"
           "  Checks operator schemas written in PyTorch's "
-          "native_functions.yaml format.\n\n"
+          "native_functions.yaml format\n"
+          "  and, given kernel sources, every meta function, impl and native "
+          "kernel\n"
+          "  in them against those schemas.\n\n"
+          "  skc --schema ops.yaml [-o DIR] [-p BUILD_DIR] [SOURCES...] "
+          "[-- FLAGS]\n\n"
           "  Diagnostics go to stderr: as text, or with "
           "--diagnostics-format=sarif\n"
           "  as one SARIF 2.1.0 log; -verify checks them against "
@@ -224,6 +325,17 @@ int main(int argc, char **argv) {
       parseSchemaFile(*SchemaBuffer, Types, Diags);
   OperatorModel Model =
       buildOperatorModel(std::move(Entries), Tags ? &*Tags : nullptr, Diags);
+
+  EmitOptions Opts;
+  Opts.Inputs.push_back(sys::path::filename(SchemaPath).str());
+  std::vector<GeneratedFile> Generated;
+  // Kernel sources are checked against a sound schema only.
+  if (!Diags.hasErrors()) {
+    Generated = emitNativeFunctionHeaders(Model, Opts);
+    if (!Sources.empty())
+      if (Error E = checkKernelSources(Model, Generated, ExtraFlags, Diags))
+        return Fail(std::move(E));
+  }
   Diags.finish();
 
   if (Verify && Verifier.hadFailures())
@@ -246,12 +358,9 @@ int main(int argc, char **argv) {
   if (PrintStats)
     printStats(computeStats(Model), outs());
 
-  if (!OutputDir.empty()) {
-    EmitOptions Opts;
-    Opts.Inputs.push_back(sys::path::filename(SchemaPath).str());
-    for (const GeneratedFile &F : emitNativeFunctionHeaders(Model, Opts))
+  if (!OutputDir.empty())
+    for (const GeneratedFile &F : Generated)
       if (Error E = writeIfChanged(OutputDir, F))
         return Fail(std::move(E));
-  }
   return ExitClean;
 }

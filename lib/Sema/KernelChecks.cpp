@@ -1,0 +1,475 @@
+//===--- KernelChecks.cpp - Pair kernel definitions with schemas ----------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "skc/Sema/KernelChecks.h"
+#include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/Suggest.h"
+#include "skc/Sema/KernelSignature.h"
+#include "skc/Sema/OperatorModel.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace skc {
+
+namespace {
+
+/// The %select index of err_kernel_unknown and friends.
+unsigned selectIndex(KernelDeclKind K) { return static_cast<unsigned>(K); }
+
+/// A native kernel a `dispatch:` entry names.
+struct NativeUse {
+  const NativeFunction *F;
+  const BackendKernel *K;
+};
+
+/// What a schema file expects kernel sources to define.
+struct KernelIndex {
+  /// Meta name -> group (structured groups whose types the runtime has).
+  StringMap<const NativeFunctionsGroup *> Metas;
+  /// Structured kernel name -> group.
+  StringMap<const NativeFunctionsGroup *> Impls;
+  /// Native kernel name -> its uses.
+  StringMap<SmallVector<NativeUse, 2>> Natives;
+};
+
+/// Whether a kernel for \p K is needed in sources: the backends skc builds
+/// and the composite alias keys.
+bool isCheckedKey(DispatchKey K) {
+  switch (K) {
+  case DispatchKey::CPU:
+  case DispatchKey::CUDA:
+  case DispatchKey::Meta:
+  case DispatchKey::PrivateUse1:
+  case DispatchKey::PrivateUse2:
+  case DispatchKey::PrivateUse3:
+  case DispatchKey::CompositeImplicitAutograd:
+  case DispatchKey::CompositeExplicitAutograd:
+  case DispatchKey::CompositeExplicitAutogradNonFunctional:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool hasSupportedSignatures(const NativeFunctionsGroup &G) {
+  return std::holds_alternative<KernelSignature>(getMetaSignature(G)) &&
+         std::holds_alternative<KernelSignature>(getImplSignature(G));
+}
+
+KernelIndex buildIndex(const OperatorModel &Model) {
+  KernelIndex Index;
+  for (const NativeFunctionsGroup &G : Model.getGroups()) {
+    if (!G.isStructured() || !hasSupportedSignatures(G))
+      continue;
+    Index.Metas[G.getMetaName()] = &G;
+    for (const BackendKernel &K : G.Out->Dispatch)
+      if (K.Structured && isCheckedKey(K.Key))
+        Index.Impls[K.Kernel] = &G;
+  }
+  for (const auto &F : Model.getFunctions())
+    for (const BackendKernel &K : F->Dispatch)
+      if (!K.Structured && isCheckedKey(K.Key) && K.Namespace == "at::native" &&
+          std::holds_alternative<KernelSignature>(getNativeSignature(*F)))
+        Index.Natives[K.Kernel].push_back({F.get(), &K});
+  return Index;
+}
+
+/// Checks kernel definitions against one schema file.
+class KernelChecker {
+public:
+  KernelChecker(const OperatorModel &Model, const KernelCheckOptions &Opts,
+                DiagnosticsEngine &Diags)
+      : Model(Model), Opts(Opts), Diags(Diags), Index(buildIndex(Model)) {}
+
+  void check(ArrayRef<KernelDecl> Decls);
+
+private:
+  void checkMeta(const KernelDecl &D);
+  void checkImpl(const KernelDecl &D);
+  void checkNative(const KernelDecl &D);
+  void reportUnknown(const KernelDecl &D, StringRef Name,
+                     const std::vector<std::string> &Candidates);
+  /// Reports a second definition of \p Key; true for the first.
+  bool noteDefinition(const KernelDecl &D, StringRef Key);
+  /// Compares \p D's parameters with \p Expected; \p What names it in
+  /// messages; \p Owner is the function whose entry the note points at.
+  void checkSignature(const KernelDecl &D, const KernelSignature &Expected,
+                      StringRef What, const NativeFunction &Owner);
+  void checkMetaBody(const KernelDecl &D, const NativeFunctionsGroup &G);
+  void checkImplBody(const KernelDecl &D, const NativeFunctionsGroup &G,
+                     const KernelSignature &Expected);
+  void checkBackend(const KernelDecl &D, StringRef Kernel,
+                    const NativeFunction &Owner,
+                    ArrayRef<const BackendKernel *> Uses);
+  void checkMissing();
+  void noteSchema(const NativeFunction &F) {
+    Diags.report(F.getLoc(), diag::note_operator_declared_here)
+        << F.getName() << F.getSchema().Name.Range;
+  }
+
+  const OperatorModel &Model;
+  const KernelCheckOptions &Opts;
+  DiagnosticsEngine &Diags;
+  KernelIndex Index;
+  /// "meta:NAME", "impl:NAME:cuda", ... -> the first definition.
+  StringMap<const KernelDecl *> Defined;
+};
+
+} // namespace
+
+bool KernelChecker::noteDefinition(const KernelDecl &D, StringRef Key) {
+  auto [It, Inserted] = Defined.try_emplace(Key, &D);
+  if (Inserted)
+    return true;
+  Diags.report(D.Loc, diag::err_kernel_duplicate)
+      << selectIndex(D.Kind) << D.Name;
+  Diags.report(It->second->Loc, diag::note_previous_definition);
+  return false;
+}
+
+void KernelChecker::reportUnknown(const KernelDecl &D, StringRef Name,
+                                  const std::vector<std::string> &Candidates) {
+  SmallVector<StringRef, 0> Refs(Candidates.begin(), Candidates.end());
+  llvm::sort(Refs);
+  std::string Suggestion = suggestClosest(Name, Refs);
+  if (Suggestion.empty()) {
+    Diags.report(D.Loc, diag::err_kernel_unknown)
+        << selectIndex(D.Kind) << Name;
+    return;
+  }
+  Diags.report(D.Loc, diag::err_kernel_unknown_suggest)
+      << selectIndex(D.Kind) << Name << Suggestion
+      << FixItHint::replace(SMRange(D.Loc, SMLoc::getFromPointer(
+                                               D.Loc.getPointer() +
+                                               Name.size())),
+                            Suggestion);
+}
+
+/// Removes white space, so that "const Tensor&" equals "const Tensor &".
+static std::string squeeze(StringRef S) {
+  std::string Out;
+  for (char C : S)
+    if (!isSpace(C))
+      Out += C;
+  return Out;
+}
+
+/// A type's spelling without white space and without `sk::` qualifiers, so
+/// that `::sk::Tensor`, `sk::Tensor` and `Tensor` compare equal.
+static std::string normalizeSpelling(StringRef S) {
+  std::string Squeezed = squeeze(S);
+  std::string Out;
+  StringRef Rest = Squeezed;
+  while (!Rest.empty()) {
+    if (Rest.consume_front("::sk::") || Rest.consume_front("sk::"))
+      continue;
+    Out += Rest.front();
+    Rest = Rest.drop_front();
+  }
+  return Out;
+}
+
+void KernelChecker::checkSignature(const KernelDecl &D,
+                                   const KernelSignature &Expected,
+                                   StringRef What,
+                                   const NativeFunction &Owner) {
+  FixItHint Rewrite =
+      FixItHint::replace(D.ParamListRange, Expected.getAuthorParamList());
+  if (D.Params.size() != Expected.Params.size()) {
+    Diags.report(D.Loc, diag::err_kernel_param_count)
+        << selectIndex(D.Kind) << What << D.Params.size()
+        << Expected.Params.size() << D.ParamListRange << Rewrite;
+    noteSchema(Owner);
+    return;
+  }
+  // Clang compared the types with the generated declaration; without one
+  // (an unknown struct), compare the spelling.
+  bool Compared = D.HasDeclaration &&
+                  D.DeclaredParamTypes.size() == D.Params.size();
+  for (size_t I = 0; I != D.Params.size(); ++I) {
+    const KernelParam &P = D.Params[I];
+    const KernelParamSpec &E = Expected.Params[I];
+    bool SameType = Compared
+                        ? P.CanonicalType == D.DeclaredParamTypes[I]
+                        : squeeze(P.TypeAsWritten) == squeeze(E.Type.Author);
+    if (!SameType) {
+      std::string Arg =
+          E.SchemaArg ? E.SchemaArg->Ty->getAsString() + " " + E.Name
+                      : "precomputed " + E.Name;
+      Diags.report(P.TypeRange.Start, diag::err_kernel_param_type)
+          << static_cast<unsigned>(I + 1) << What << P.TypeAsWritten << Arg
+          << E.Type.Author << P.TypeRange << Rewrite;
+      noteSchema(Owner);
+      return;
+    }
+  }
+  for (size_t I = 0; I != D.Params.size(); ++I) {
+    const KernelParam &P = D.Params[I];
+    const KernelParamSpec &E = Expected.Params[I];
+    if (P.Name.empty() || P.Name == E.Name)
+      continue;
+    SMRange NameRange(P.NameLoc, SMLoc::getFromPointer(P.NameLoc.getPointer() +
+                                                       P.Name.size()));
+    Diags.report(P.NameLoc, diag::warn_kernel_param_name)
+        << static_cast<unsigned>(I + 1) << What << P.Name << E.Name
+        << NameRange << FixItHint::replace(NameRange, E.Name);
+  }
+}
+
+void KernelChecker::checkMeta(const KernelDecl &D) {
+  StringRef Name = StringRef(D.Name).drop_front(strlen("structured_"));
+  auto It = Index.Metas.find(Name);
+  if (It == Index.Metas.end()) {
+    // A meta for an operator that exists but is not structured?
+    for (const auto &F : Model.getFunctions()) {
+      if (F->getSchema().Name.getUnambiguousName() != Name)
+        continue;
+      Diags.report(D.Loc, diag::err_kernel_meta_unstructured) << F->getName();
+      noteSchema(*F);
+      return;
+    }
+    std::vector<std::string> Candidates;
+    for (const auto &KV : Index.Metas)
+      Candidates.push_back(KV.getKey().str());
+    reportUnknown(D, Name, Candidates);
+    return;
+  }
+  const NativeFunctionsGroup &G = *It->second;
+  if (!noteDefinition(D, ("meta:" + Name).str()) ||
+      D.InvalidReason == KernelDecl::IR_ClangReported)
+    return;
+  checkSignature(D, std::get<KernelSignature>(getMetaSignature(G)),
+                 G.Functional->getName(), *G.Functional);
+  checkMetaBody(D, G);
+}
+
+void KernelChecker::checkImpl(const KernelDecl &D) {
+  StringRef Kernel = StringRef(D.Name).drop_front(strlen("structured_"));
+  auto It = Index.Impls.find(Kernel);
+  if (It == Index.Impls.end()) {
+    std::vector<std::string> Candidates;
+    for (const auto &KV : Index.Impls)
+      Candidates.push_back(KV.getKey().str());
+    reportUnknown(D, Kernel, Candidates);
+    return;
+  }
+  const NativeFunctionsGroup &G = *It->second;
+  SmallVector<const BackendKernel *, 2> Uses;
+  for (const BackendKernel &K : G.Out->Dispatch)
+    if (K.Structured && K.Kernel == Kernel)
+      Uses.push_back(&K);
+  checkBackend(D, Kernel, *G.Out, Uses);
+  if (!noteDefinition(D, ("impl:" + Kernel + (D.InCUDASource ? ":cuda" : ""))
+                             .str()) ||
+      D.InvalidReason == KernelDecl::IR_ClangReported)
+    return;
+  KernelSignature Expected = std::get<KernelSignature>(getImplSignature(G));
+  checkSignature(D, Expected, Kernel, *G.Out);
+  checkImplBody(D, G, Expected);
+}
+
+void KernelChecker::checkNative(const KernelDecl &D) {
+  auto It = Index.Natives.find(D.Name);
+  if (It == Index.Natives.end()) {
+    std::vector<std::string> Candidates;
+    for (const auto &KV : Index.Natives)
+      Candidates.push_back(KV.getKey().str());
+    reportUnknown(D, D.Name, Candidates);
+    return;
+  }
+  // Overloads may share a kernel name: pair with the one whose arity fits.
+  const SmallVector<NativeUse, 2> &Uses = It->second;
+  const NativeUse *Use = &Uses.front();
+  for (const NativeUse &U : Uses)
+    if (U.F->getSchema().Arguments.size() == D.Params.size())
+      Use = &U;
+  SmallVector<const BackendKernel *, 2> Keys;
+  for (const NativeUse &U : Uses)
+    if (U.F == Use->F)
+      Keys.push_back(U.K);
+  checkBackend(D, D.Name, *Use->F, Keys);
+  std::string Key = "native:" + D.Name + ":" + Use->F->getName() +
+                    (D.InCUDASource ? ":cuda" : "");
+  if (!noteDefinition(D, Key) ||
+      D.InvalidReason == KernelDecl::IR_ClangReported)
+    return;
+  KernelSignature Expected =
+      std::get<KernelSignature>(getNativeSignature(*Use->F));
+  if (normalizeSpelling(D.ReturnTypeAsWritten) !=
+      normalizeSpelling(Expected.Return.Author)) {
+    Diags.report(D.Loc, diag::err_kernel_return_type)
+        << D.Name << D.ReturnTypeAsWritten << Expected.Return.Author;
+    noteSchema(*Use->F);
+    return;
+  }
+  checkSignature(D, Expected, D.Name, *Use->F);
+}
+
+void KernelChecker::checkBackend(const KernelDecl &D, StringRef Kernel,
+                                 const NativeFunction &Owner,
+                                 ArrayRef<const BackendKernel *> Uses) {
+  bool ForCUDA = any_of(Uses, [](const BackendKernel *K) {
+    return K->Key == DispatchKey::CUDA;
+  });
+  bool ForHost = any_of(Uses, [](const BackendKernel *K) {
+    return K->Key != DispatchKey::CUDA;
+  });
+  if (!D.InCUDASource && ForCUDA && !ForHost) {
+    Diags.report(D.Loc, diag::err_kernel_cuda_in_host_source) << Kernel;
+    noteSchema(Owner);
+  } else if (D.InCUDASource && !ForCUDA) {
+    Diags.report(D.Loc, diag::err_kernel_backend_not_listed)
+        << Kernel << Owner.getName();
+    noteSchema(Owner);
+  }
+}
+
+void KernelChecker::checkMetaBody(const KernelDecl &D,
+                                  const NativeFunctionsGroup &G) {
+  std::string Op = G.Functional->getName();
+  for (const BodyFact &F : D.Facts)
+    if (F.Kind == BodyFact::FK_DataAccess)
+      Diags.report(F.Range.Start, diag::err_meta_reads_data)
+          << Op << F.Detail << F.Range;
+
+  ArrayRef<Argument> Outs = G.Out->getSchema().getOutArguments();
+  for (size_t I = 0; I != Outs.size(); ++I) {
+    bool Certain = false, Maybe = false;
+    for (const BodyFact &F : D.Facts) {
+      if (F.Kind != BodyFact::FK_SetOutput)
+        continue;
+      bool Covers = F.AllOutputs ||
+                    (F.OutputIndex && *F.OutputIndex == int64_t(I));
+      bool Unknown = !F.AllOutputs && !F.OutputIndex;
+      Certain |= Covers && F.Unconditional;
+      Maybe |= Covers || Unknown;
+    }
+    if (Certain)
+      continue;
+    Diags.report(D.Loc, Maybe ? diag::warn_meta_output_maybe_unset
+                              : diag::err_meta_output_unset)
+        << Op << static_cast<unsigned>(I) << Outs[I].Name;
+  }
+
+  StringSet<> Set;
+  for (const BodyFact &F : D.Facts)
+    if (F.Kind == BodyFact::FK_PrecomputeSet)
+      Set.insert(F.Detail);
+  for (const PrecomputedLine &L : G.Out->Precomputed)
+    for (const PrecomputedLine::Field &Field : L.Fields)
+      if (!Set.count(Field.Name))
+        Diags.report(D.Loc, diag::err_precomputed_unset) << Op << Field.Name;
+}
+
+void KernelChecker::checkImplBody(const KernelDecl &D,
+                                  const NativeFunctionsGroup &G,
+                                  const KernelSignature &Expected) {
+  StringRef Kernel = StringRef(D.Name).drop_front(strlen("structured_"));
+  (void)G;
+  for (const BodyFact &F : D.Facts) {
+    if (F.Kind == BodyFact::FK_SetOutput) {
+      Diags.report(F.Range.Start, diag::err_impl_sets_output)
+          << Kernel << F.Detail << F.Range;
+      continue;
+    }
+    if (F.Kind != BodyFact::FK_AssignToParam)
+      continue;
+    const KernelParamSpec *Spec = find_if(
+        Expected.Params,
+        [&](const KernelParamSpec &P) { return P.Name == F.Detail; });
+    if (Spec != Expected.Params.end() && Spec->SchemaArg &&
+        Spec->SchemaArg->IsOut)
+      Diags.report(F.Range.Start, diag::err_impl_assigns_out)
+          << Kernel << F.Detail << F.Range;
+  }
+}
+
+/// Where a dispatch entry names a kernel, for "missing" errors.
+static SMLoc kernelLoc(const NativeFunction &F, const BackendKernel &K) {
+  return K.KernelRange.isValid() ? K.KernelRange.Start : F.getLoc();
+}
+
+void KernelChecker::checkMissing() {
+  auto Wanted = [&](DispatchKey K) {
+    if (K == DispatchKey::CUDA)
+      return Opts.BuildCUDA;
+    if (K == DispatchKey::CPU)
+      return Opts.BuildCPU;
+    // Other backends and composite kernels: wanted when anything is built.
+    return Opts.BuildCPU || Opts.BuildCUDA;
+  };
+  for (const NativeFunctionsGroup &G : Model.getGroups()) {
+    if (!G.isStructured() || !hasSupportedSignatures(G))
+      continue;
+    if (!Defined.count(("meta:" + G.getMetaName())))
+      Diags.report(G.Out->getLoc(), diag::err_kernel_no_meta)
+          << G.Out->getName()
+          << (G.Functional->getSchema().Name.Overload.empty()
+                  ? G.Functional->getSchema().Name.Name
+                  : G.Functional->getSchema().Name.Name + ", " +
+                        G.Functional->getSchema().Name.Overload);
+    for (const BackendKernel &K : G.Out->Dispatch) {
+      if (!K.Structured || !isCheckedKey(K.Key) || !Wanted(K.Key))
+        continue;
+      bool CUDA = K.Key == DispatchKey::CUDA;
+      std::string Key = "impl:" + K.Kernel + (CUDA ? ":cuda" : "");
+      if (Defined.count(Key))
+        continue;
+      Diags.report(kernelLoc(*G.Out, K), diag::err_kernel_missing)
+          << K.Kernel << G.Out->getName() << getDispatchKeyName(K.Key)
+          << (CUDA ? 1 : 0) << K.KernelRange;
+    }
+  }
+  StringSet<> Reported;
+  for (const auto &KV : Index.Natives) {
+    for (const NativeUse &U : KV.getValue()) {
+      if (!Wanted(U.K->Key) || U.K->Implicit)
+        continue;
+      bool CUDA = U.K->Key == DispatchKey::CUDA;
+      std::string Key = "native:" + U.K->Kernel + ":" + U.F->getName() +
+                        (CUDA ? ":cuda" : "");
+      if (Defined.count(Key) || !Reported.insert(Key).second)
+        continue;
+      Diags.report(kernelLoc(*U.F, *U.K), diag::err_kernel_missing)
+          << U.K->Kernel << U.F->getName() << getDispatchKeyName(U.K->Key)
+          << (CUDA ? 1 : 0) << U.K->KernelRange;
+    }
+  }
+}
+
+void KernelChecker::check(ArrayRef<KernelDecl> Decls) {
+  for (const KernelDecl &D : Decls) {
+    // A function spelled out in `namespace sk::native` may be a helper; only
+    // SK_NATIVE_FUNC marks a kernel.
+    if (D.Kind == KernelDeclKind::Native && !D.FromMacro)
+      continue;
+    switch (D.Kind) {
+    case KernelDeclKind::Meta:
+      checkMeta(D);
+      break;
+    case KernelDeclKind::Impl:
+      checkImpl(D);
+      break;
+    case KernelDeclKind::Native:
+      checkNative(D);
+      break;
+    }
+  }
+  if (Opts.RequireAllKernels)
+    checkMissing();
+}
+
+void checkKernels(const OperatorModel &Model, ArrayRef<KernelDecl> Decls,
+                  const KernelCheckOptions &Opts, DiagnosticsEngine &Diags) {
+  KernelChecker(Model, Opts, Diags).check(Decls);
+}
+
+} // namespace skc

@@ -523,7 +523,12 @@ void ForwardingDiagConsumer::forward(clang::DiagnosticsEngine::Level Level,
 //                    build_binary_op, build_borrowing_unary_op, ...), which
 //                    set every output (AllOutputs). Calls on another object
 //                    (a local TensorIterator) do not set this kernel's
-//                    outputs and are not facts.
+//                    outputs and are not facts. A call that is given
+//                    `this` or `*this` as an argument (a helper such as
+//                    resize_reduction(*this, ...)) may set any output: it
+//                    is recorded with neither OutputIndex nor AllOutputs
+//                    and never as Unconditional, so Sema warns rather than
+//                    errs when nothing else sets an output.
 //  FK_DataAccess     reading tensor data: sk::Tensor::data_ptr,
 //                    const_data_ptr, mutable_data_ptr, item, accessor,
 //                    packed_accessor32/64; sk::TensorImpl::data and
@@ -710,7 +715,26 @@ BodyFact &BodyFactCollector::add(BodyFact::FactKind Kind, const clang::Expr *E,
   return Facts.back();
 }
 
+/// Whether \p E is `this` or `*this`.
+static bool isThis(const clang::Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<clang::CXXThisExpr>(E))
+    return true;
+  const auto *Deref = dyn_cast<clang::UnaryOperator>(E);
+  return Deref && Deref->getOpcode() == clang::UO_Deref &&
+         isa<clang::CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
+}
+
 void BodyFactCollector::recordFacts(const clang::Expr *E, bool Unconditional) {
+  // A call that is handed the kernel itself (`resize_reduction(*this,
+  // ...)`) may set outputs through it; see Note [Body facts].
+  if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
+    if (any_of(Call->arguments(), isThis)) {
+      const clang::FunctionDecl *Callee = Call->getDirectCallee();
+      add(BodyFact::FK_SetOutput, E, /*Unconditional=*/false,
+          Callee && Callee->getIdentifier() ? Callee->getName() : "a call");
+    }
+  }
   if (const auto *Call = dyn_cast<clang::CXXMemberCallExpr>(E)) {
     recordMemberCall(Call, Unconditional);
     return;

@@ -140,25 +140,6 @@ static GeneratedFile emitMetaHeader(const OperatorModel &Model,
   return F;
 }
 
-/// Whether kernels of \p K are declared in the headers: the runtime's
-/// backends and the alias keys that register one kernel for all of them.
-static bool isRuntimeKey(DispatchKey K) {
-  switch (K) {
-  case DispatchKey::CPU:
-  case DispatchKey::CUDA:
-  case DispatchKey::Meta:
-  case DispatchKey::PrivateUse1:
-  case DispatchKey::PrivateUse2:
-  case DispatchKey::PrivateUse3:
-  case DispatchKey::CompositeImplicitAutograd:
-  case DispatchKey::CompositeExplicitAutograd:
-  case DispatchKey::CompositeExplicitAutogradNonFunctional:
-    return true;
-  default:
-    return false;
-  }
-}
-
 static GeneratedFile emitNativeHeader(const OperatorModel &Model,
                                       const EmitOptions &Opts) {
   HeaderPlan Plan;
@@ -172,7 +153,7 @@ static GeneratedFile emitNativeHeader(const OperatorModel &Model,
         std::holds_alternative<UnsupportedType>(Meta))
       continue; // Listed as skipped in NativeMetaFunctions.h.
     for (const BackendKernel &K : G.Out->Dispatch) {
-      if (!K.Structured || !isRuntimeKey(K.Key))
+      if (!K.Structured || !isRuntimeKernelKey(K.Key))
         continue;
       std::string Text;
       raw_string_ostream OS(Text);
@@ -185,7 +166,7 @@ static GeneratedFile emitNativeHeader(const OperatorModel &Model,
   for (const auto &FP : Model.getFunctions()) {
     const NativeFunction &F = *FP;
     for (const BackendKernel &K : F.Dispatch) {
-      if (K.Structured || !isRuntimeKey(K.Key) || K.Namespace != "at::native")
+      if (K.Structured || !isRuntimeKernelKey(K.Key) || K.Namespace != "at::native")
         continue;
       SignatureOrError Sig = getNativeSignature(F);
       if (const auto *U = std::get_if<UnsupportedType>(&Sig)) {

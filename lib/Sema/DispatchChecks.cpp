@@ -56,6 +56,23 @@ bool isStructuredKey(DispatchKey K) {
   return DispatchKeyFlags[static_cast<unsigned>(K)] & Structured;
 }
 
+bool isRuntimeKernelKey(DispatchKey K) {
+  switch (K) {
+  case DispatchKey::CPU:
+  case DispatchKey::CUDA:
+  case DispatchKey::Meta:
+  case DispatchKey::PrivateUse1:
+  case DispatchKey::PrivateUse2:
+  case DispatchKey::PrivateUse3:
+  case DispatchKey::CompositeImplicitAutograd:
+  case DispatchKey::CompositeExplicitAutograd:
+  case DispatchKey::CompositeExplicitAutogradNonFunctional:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Whether \p S is a C++ identifier.
 static bool isIdentifier(StringRef S) {
   return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&

@@ -40,25 +40,6 @@ struct KernelIndex {
   StringMap<SmallVector<NativeUse, 2>> Natives;
 };
 
-/// Whether a kernel for \p K is needed in sources: the backends skc builds
-/// and the composite alias keys.
-bool isCheckedKey(DispatchKey K) {
-  switch (K) {
-  case DispatchKey::CPU:
-  case DispatchKey::CUDA:
-  case DispatchKey::Meta:
-  case DispatchKey::PrivateUse1:
-  case DispatchKey::PrivateUse2:
-  case DispatchKey::PrivateUse3:
-  case DispatchKey::CompositeImplicitAutograd:
-  case DispatchKey::CompositeExplicitAutograd:
-  case DispatchKey::CompositeExplicitAutogradNonFunctional:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool hasSupportedSignatures(const NativeFunctionsGroup &G) {
   return std::holds_alternative<KernelSignature>(getMetaSignature(G)) &&
          std::holds_alternative<KernelSignature>(getImplSignature(G));
@@ -71,12 +52,12 @@ KernelIndex buildIndex(const OperatorModel &Model) {
       continue;
     Index.Metas[G.getMetaName()] = &G;
     for (const BackendKernel &K : G.Out->Dispatch)
-      if (K.Structured && isCheckedKey(K.Key))
+      if (K.Structured && isRuntimeKernelKey(K.Key))
         Index.Impls[K.Kernel] = &G;
   }
   for (const auto &F : Model.getFunctions())
     for (const BackendKernel &K : F->Dispatch)
-      if (!K.Structured && isCheckedKey(K.Key) && K.Namespace == "at::native" &&
+      if (!K.Structured && isRuntimeKernelKey(K.Key) && K.Namespace == "at::native" &&
           std::holds_alternative<KernelSignature>(getNativeSignature(*F)))
         Index.Natives[K.Kernel].push_back({F.get(), &K});
   return Index;
@@ -417,7 +398,7 @@ void KernelChecker::checkMissing() {
                   : G.Functional->getSchema().Name.Name + ", " +
                         G.Functional->getSchema().Name.Overload);
     for (const BackendKernel &K : G.Out->Dispatch) {
-      if (!K.Structured || !isCheckedKey(K.Key) || !Wanted(K.Key))
+      if (!K.Structured || !isRuntimeKernelKey(K.Key) || !Wanted(K.Key))
         continue;
       bool CUDA = K.Key == DispatchKey::CUDA;
       std::string Key = "impl:" + K.Kernel + (CUDA ? ":cuda" : "");

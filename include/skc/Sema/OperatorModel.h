@@ -43,6 +43,11 @@ std::optional<DispatchKey> lookupDispatchKey(llvm::StringRef Name);
 bool isAliasKey(DispatchKey K);
 /// A key for which structured out= functions get structured kernels.
 bool isStructuredKey(DispatchKey K);
+/// A key whose kernels skc's runtime runs, and so whose kernels are
+/// declared in the generated headers and written in kernel sources: the
+/// runtime's backends (CPU, CUDA, Meta, PrivateUse1-3) and the composite
+/// alias keys that register one kernel for all of them.
+bool isRuntimeKernelKey(DispatchKey K);
 
 /// One kernel of a dispatch table.
 struct BackendKernel {

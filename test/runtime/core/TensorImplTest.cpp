@@ -7,22 +7,15 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/Tensor.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 using namespace sk;
 
 namespace {
 
-/// Expects \p Fn to throw an sk::Error whose message contains \p Needle.
-template <typename Fn> void expectError(Fn &&F, const std::string &Needle) {
-  try {
-    F();
-    ADD_FAILURE() << "expected an error containing '" << Needle << "'";
-  } catch (const Error &E) {
-    EXPECT_NE(std::string(E.what()).find(Needle), std::string::npos)
-        << E.what();
-  }
-}
+using sk::test::expectError;
 
 TEST(TensorImplTest, EmptyCPUIsContiguousAndAligned) {
   Tensor T = detail::empty_cpu({2, 3, 4}, kFloat);

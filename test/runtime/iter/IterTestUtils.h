@@ -19,6 +19,8 @@
 #include "sk/core/Tensor.h"
 #include "sk/iter/Loops.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 #include <functional>
@@ -27,17 +29,6 @@
 
 namespace sk {
 namespace test {
-
-/// Expects \p Fn to throw an sk::Error whose message contains \p Needle.
-template <typename Fn> void expectError(Fn &&F, const std::string &Needle) {
-  try {
-    F();
-    ADD_FAILURE() << "expected an error containing '" << Needle << "'";
-  } catch (const Error &E) {
-    EXPECT_NE(std::string(E.what()).find(Needle), std::string::npos)
-        << "message: " << E.what();
-  }
-}
 
 /// Calls \p Fn(Offset) for every element of a tensor of \p Sizes and
 /// \p Strides (in elements), in row-major order of the indices.

@@ -16,6 +16,8 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/Tensor.h"
 
+#include "TestUtils.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
@@ -24,17 +26,6 @@
 
 namespace sk {
 namespace test {
-
-/// Expects \p Fn to throw an sk::Error whose message contains \p Needle.
-template <typename Fn> void expectError(Fn &&F, const std::string &Needle) {
-  try {
-    F();
-    ADD_FAILURE() << "expected an error containing '" << Needle << "'";
-  } catch (const Error &E) {
-    EXPECT_NE(std::string(E.what()).find(Needle), std::string::npos)
-        << "message: " << E.what() << "\nexpected to contain: " << Needle;
-  }
-}
 
 /// A contiguous CPU tensor of dtype \p Dtype holding \p Values (converted
 /// with static_cast, through float for the 16-bit types).

@@ -123,14 +123,20 @@ public:
   template <typename It> void append(It First, It Last) {
     size_t Count = static_cast<size_t>(std::distance(First, Last));
     reserve(Size + Count);
-    for (; First != Last; ++First, ++Size)
-      new (Data + Size) T(*First);
+    constexpr bool NoThrow =
+        std::is_nothrow_constructible_v<T, decltype(*First)>;
+    constructAtEnd(Size + Count, [&First](T *P) noexcept(NoThrow) {
+      new (P) T(*First);
+      ++First;
+    });
   }
   void assign(size_t Count, const T &Value) {
     clear();
     reserve(Count);
-    for (; Size < Count; ++Size)
-      new (Data + Size) T(Value);
+    constructAtEnd(Count, [&Value](T *P) noexcept(
+                              std::is_nothrow_copy_constructible_v<T>) {
+      new (P) T(Value);
+    });
   }
 
   /// Shrinks or grows to \p NewSize; new elements are value-initialized.
@@ -141,8 +147,10 @@ public:
       return;
     }
     reserve(NewSize);
-    for (; Size < NewSize; ++Size)
-      new (Data + Size) T();
+    constructAtEnd(
+        NewSize, [](T *P) noexcept(std::is_nothrow_default_constructible_v<T>) {
+          new (P) T();
+        });
   }
   void resize(size_t NewSize, const T &Value) {
     if (NewSize < Size) {
@@ -151,8 +159,10 @@ public:
       return;
     }
     reserve(NewSize);
-    for (; Size < NewSize; ++Size)
-      new (Data + Size) T(Value);
+    constructAtEnd(NewSize, [&Value](T *P) noexcept(
+                                std::is_nothrow_copy_constructible_v<T>) {
+      new (P) T(Value);
+    });
   }
 
   /// Inserts \p V before position \p Pos; returns its address.
@@ -182,6 +192,26 @@ public:
   bool operator!=(const SmallVector &O) const { return !(*this == O); }
 
 private:
+  /// Grows to \p NewSize (within the capacity) by calling \p Construct on
+  /// each new slot in order.
+  ///
+  /// Note [SmallVector size in a local]: when construction cannot throw,
+  /// the loop counts in a local and stores Size once. Counting in the
+  /// member made GCC store and reload it around every element, since an
+  /// element store may alias it (int64_t and size_t may, for one).
+  template <typename ConstructFn>
+  void constructAtEnd(size_t NewSize, ConstructFn Construct) {
+    if constexpr (std::is_nothrow_invocable_v<ConstructFn &, T *>) {
+      for (T *P = Data + Size, *E = Data + NewSize; P != E; ++P)
+        Construct(P);
+      Size = NewSize;
+    } else {
+      // Size counts what is built, for the destructor if one throws.
+      for (; Size < NewSize; ++Size)
+        Construct(Data + Size);
+    }
+  }
+
   T *inlineData() { return reinterpret_cast<T *>(Inline); }
   const T *inlineData() const { return reinterpret_cast<const T *>(Inline); }
 

@@ -52,9 +52,9 @@ static Tensor makeEmpty(const char *Op, IntArrayRef Sizes, IntArrayRef Strides,
   Storage S;
   if (!Dev.is_meta())
     S = Storage::make(Bytes, getAllocator(Dev.type()), /*Resizable=*/true);
-  auto Impl = IntrusivePtr<TensorImpl>::make(std::move(S), Dtype, Dev);
-  Impl->set_sizes_and_strides(Sizes, Strides);
-  return Tensor(std::move(Impl));
+  // computeStorageBytes checked what set_sizes_and_strides would.
+  return Tensor(IntrusivePtr<TensorImpl>::make(
+      TensorImpl::StridedTag(), std::move(S), Dtype, Dev, Sizes, Strides));
 }
 
 /// Reports, naming empty(), a negative size in \p Sizes or an overflow of

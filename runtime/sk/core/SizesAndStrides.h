@@ -26,7 +26,16 @@ class SizesAndStrides {
 public:
   static constexpr size_t kInlineDims = 5;
 
-  SizesAndStrides() : Dims(1) { Inline[0] = 0; Inline[kInlineDims] = 1; }
+  SizesAndStrides() : Dims(1) {
+    Inline[0] = 0;
+    Inline[kInlineDims] = 1;
+  }
+  /// Rank \p NumDims with unspecified contents, to be filled in through
+  /// sizesData() and stridesData().
+  explicit SizesAndStrides(size_t NumDims) : Dims(NumDims) {
+    if (!isInline())
+      Heap = new int64_t[2 * Dims];
+  }
   SizesAndStrides(const SizesAndStrides &O) { copyFrom(O); }
   SizesAndStrides &operator=(const SizesAndStrides &O) {
     if (this != &O) {

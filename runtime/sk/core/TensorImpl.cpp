@@ -18,6 +18,20 @@ TensorImpl::TensorImpl(Storage S, ScalarType Dtype, Device Dev)
   refreshNumelAndContiguity();
 }
 
+TensorImpl::TensorImpl(StridedTag, Storage S, ScalarType Dtype, Device Dev,
+                       IntArrayRef Sizes, IntArrayRef Strides)
+    : Store(std::move(S)), SS(Sizes.size()), KeySet(backendKeyOf(Dev.type())),
+      Dtype(Dtype), Dev(Dev) {
+  SK_INTERNAL_ASSERT(Sizes.size() == Strides.size());
+  int64_t *SizesOut = SS.sizesData();
+  int64_t *StridesOut = SS.stridesData();
+  for (size_t I = 0; I != Sizes.size(); ++I) {
+    SizesOut[I] = Sizes[I];
+    StridesOut[I] = Strides[I];
+  }
+  refreshNumelAndContiguity();
+}
+
 void TensorImpl::dataOfStoragelessTensor() const {
   SK_CHECK_NOT_IMPLEMENTED(
       !is_meta(),

@@ -42,9 +42,8 @@ public:
   /// and 5), since a row-major tensor is contiguous and dense.
   TensorImpl(ContiguousTag, Storage S, ScalarType Dtype, Device Dev,
              IntArrayRef Sizes, int64_t Numel)
-      : Store(std::move(S)), Numel(Numel), KeySet(backendKeyOf(Dev.type())),
-        Dtype(Dtype), Dev(Dev) {
-    SS.resize(Sizes.size());
+      : Store(std::move(S)), SS(Sizes.size()), Numel(Numel),
+        KeySet(backendKeyOf(Dev.type())), Dtype(Dtype), Dev(Dev) {
     int64_t *SizesOut = SS.sizesData();
     int64_t *StridesOut = SS.stridesData();
     int64_t Stride = 1;
@@ -70,6 +69,14 @@ public:
   static void operator delete(void *P, size_t Size) noexcept {
     ObjectCache<TensorImpl>::deallocateObject(P, Size);
   }
+
+  struct StridedTag {};
+  /// A tensor of \p Sizes and \p Strides (of equal length) over \p S,
+  /// which the caller has checked: sizes non-negative, the element count
+  /// and the bytes addressed within range (detail::computeStorageBytes).
+  /// The contiguity flags are computed once.
+  TensorImpl(StridedTag, Storage S, ScalarType Dtype, Device Dev,
+             IntArrayRef Sizes, IntArrayRef Strides);
 
   IntArrayRef sizes() const { return SS.sizes(); }
   IntArrayRef strides() const { return SS.strides(); }

@@ -16,6 +16,16 @@
 
 namespace sk {
 
+/// The error of sizes that do not broadcast. Out of line and taking its
+/// values by value: an SK_CHECK in the loop below captures them by
+/// reference, which keeps them in memory, stored on every iteration.
+[[noreturn, gnu::noinline, gnu::cold]] static void
+reportBroadcastMismatch(int64_t SizeA, int64_t SizeB, size_t Dim) {
+  SK_CHECK(false, "The size of tensor a (", SizeA,
+           ") must match the size of tensor b (", SizeB,
+           ") at non-singleton dimension ", Dim);
+}
+
 /// Broadcasts \p Shape (tensor a) with \p B in place.
 static void broadcastInPlace(DimVector &Shape, IntArrayRef B) {
   size_t DimsA = Shape.size(), DimsB = B.size();
@@ -32,10 +42,8 @@ static void broadcastInPlace(DimVector &Shape, IntArrayRef B) {
     size_t I = Ndim - 1 - Offset;
     int64_t SizeA = Offset < DimsA ? Shape[I] : 1;
     int64_t SizeB = B[DimsB - 1 - Offset];
-    SK_CHECK(SizeA == SizeB || SizeA == 1 || SizeB == 1,
-             "The size of tensor a (", SizeA,
-             ") must match the size of tensor b (", SizeB,
-             ") at non-singleton dimension ", I);
+    if (SK_UNLIKELY(SizeA != SizeB && SizeA != 1 && SizeB != 1))
+      reportBroadcastMismatch(SizeA, SizeB, I);
     Shape[I] = SizeA == 1 ? SizeB : SizeA;
   }
 }
@@ -46,51 +54,22 @@ DimVector infer_size_dimvector(IntArrayRef A, IntArrayRef B) {
   return Expanded;
 }
 
-OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT) : T(std::move(MT)) {
-  const Tensor &Ten = T.get();
-  if (!Ten.defined())
+OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT)
+    : T(std::move(MT)), Impl(T.get().unsafeGetTensorImpl()) {
+  if (!Impl)
     return;
-  device = Ten.device();
-  target_dtype = Ten.scalar_type();
+  device = Impl->device();
+  target_dtype = Impl->dtype();
   current_dtype = target_dtype;
 }
 
-// Note [Building TensorOptions]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// TensorOptions is seven bytes of std::optionals. GCC builds one field by
-// field on the stack (or returns it in a register and spills it byte by
-// byte) and reads it back whole, and each such read waits for the byte
-// stores before it (a store-forwarding stall, ~12 cycles): building the
-// options of one output cost a quarter of building a small iterator.
-// Copying a finished TensorOptions from memory does not stall, so the
-// iterator passes references into a table of the common ones.
-
-/// The options of \p Op (OperandInfo::options()), from a table when
-/// possible, else built in \p Storage.
-static const TensorOptions &optionsOf(const OperandInfo &Op,
-                                      TensorOptions &Storage) {
-  constexpr int NumDtypes = static_cast<int>(ScalarType::NumOptions);
-  struct Table {
-    TensorOptions Entries[NumDeviceTypes][NumDtypes];
-    Table() {
-      for (int T = 0; T < NumDeviceTypes; ++T)
-        for (int D = 0; D < NumDtypes; ++D)
-          Entries[T][D] = TensorOptions(Device(static_cast<DeviceType>(T)))
-                              .dtype(static_cast<ScalarType>(D));
-    }
-  };
-  static const Table Common;
-  if (Op.device && !Op.device->has_index() &&
-      Op.target_dtype != ScalarType::Undefined)
-    return Common.Entries[static_cast<int>(Op.device->type())]
-                         [static_cast<int>(Op.target_dtype)];
-  Storage = TensorOptions(Op.target_dtype).device(Op.device);
-  return Storage;
-}
-
 TensorOptions OperandInfo::options() const {
-  TensorOptions Storage;
-  return optionsOf(*this, Storage);
+  // Read the optional's fields rather than copy it whole: see Note
+  // [Optional devices from a table] in TensorOptions.h.
+  TensorOptions O(target_dtype);
+  if (device.has_value())
+    O = O.device(*device);
+  return O;
 }
 
 //===----------------------------------------------------------------------===//
@@ -173,6 +152,26 @@ TensorIterator TensorIteratorConfig::build() {
 // build()
 //===----------------------------------------------------------------------===//
 
+// Note [Lean iterator setup]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// build() runs on every call of an elementwise op, and for meta tensors
+// and small CPU tensors it is most of the op's cost, so its passes are
+// kept lean:
+//  - each operand caches its TensorImpl (OperandInfo::impl()), and the
+//    passes read sizes, dtypes and layout flags from it directly, without
+//    the defined-ness checks of Tensor's accessors and the borrowed-or-
+//    owned indirection;
+//  - outputs are marked while the operands are populated, and the passes
+//    about given outputs (aliasing, overlap, resizing) stop at once when
+//    every output is undefined, the functional case;
+//  - compute_types' second pass looks only at the outputs when every
+//    operand is on the common device (the device checks would all pass);
+//  - build() calls a fast set-up only when it may apply;
+//  - TensorOptions is one word (Note [TensorOptions in one word]), built
+//    in registers for each output;
+//  - error paths in loops are out-of-line calls taking values, not
+//    SK_CHECKs, whose by-reference captures keep the loop's variables in
+//    memory.
 void TensorIteratorBase::build(TensorIteratorConfig &Config) {
   IsReduction = Config.IsReduction;
   EnforceLinearIteration = Config.EnforceLinearIteration;
@@ -184,7 +183,13 @@ void TensorIteratorBase::build(TensorIteratorConfig &Config) {
   compute_shape(Config);
   mark_resize_outputs(Config);
   compute_types(Config);
-  if (!fast_set_up(Config) && !fast_set_up_row_major(Config)) {
+  // The fast set-ups apply only to elementwise ops of the operands' own
+  // shape; the tests that rule them out are here so that a call is made
+  // only when one may apply.
+  bool FastSetUp = !IsReduction && !StaticShape &&
+                   ((AllOpsSameShape && fast_set_up(Config)) ||
+                    fast_set_up_row_major(Config));
+  if (!FastSetUp) {
     compute_strides(Config);
     reorder_dimensions();
     allocate_or_resize_outputs();
@@ -196,33 +201,41 @@ void TensorIteratorBase::build(TensorIteratorConfig &Config) {
   if (IsMeta)
     return;
   for (OperandInfo &Op : Operands) {
-    SK_INTERNAL_ASSERT(Op.tensor().defined(), "operand left undefined");
-    Op.data = Op.tensor().data_ptr();
+    SK_INTERNAL_ASSERT(Op.impl(), "operand left undefined");
+    Op.data = Op.impl()->data();
   }
 }
 
 void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
-  Operands.reserve(Config.Tensors.size());
-  for (detail::MaybeOwnedTensor &T : Config.Tensors) {
+  NumOutputs = Config.NumOutputs;
+  size_t N = Config.Tensors.size();
+  Operands.reserve(N);
+  bool Meta = false;
+  bool DefinedOutputs = false;
+  for (size_t I = 0; I != N; ++I) {
+    OperandInfo &Op = Operands.emplace_back(std::move(Config.Tensors[I]));
+    const TensorImpl *Impl = Op.impl();
+    bool Output = I < static_cast<size_t>(Config.NumOutputs);
+    Op.is_output = Output;
+    DefinedOutputs |= Output && Impl;
     // Any meta operand makes the whole computation a meta one: shapes and
     // dtypes only, as with multiple dispatch.
-    const Tensor &Ten = T.get();
-    if (Ten.defined() && Ten.is_meta())
-      IsMeta = true;
-    Operands.emplace_back(std::move(T));
+    Meta |= Impl && Impl->is_meta();
   }
-  NumOutputs = Config.NumOutputs;
+  HasDefinedOutputs = DefinedOutputs;
+  if (Meta)
+    IsMeta = true;
 }
 
 void TensorIteratorBase::mark_outputs() {
+  if (!HasDefinedOutputs)
+    return;
   for (int I = 0; I < NumOutputs; ++I) {
     OperandInfo &Op = Operands[I];
-    Op.is_output = true;
-    const Tensor &Output = Op.tensor();
-    if (!Output.defined())
+    if (!Op.impl())
       continue;
     for (int Arg = NumOutputs; Arg < ntensors(); ++Arg)
-      if (Output.is_same(tensor(Arg)))
+      if (Op.impl() == Operands[Arg].impl())
         Op.is_read_write = true;
   }
 }
@@ -231,7 +244,7 @@ void TensorIteratorBase::mark_resize_outputs(
     const TensorIteratorConfig &Config) {
   // Outputs do not broadcast: a given output must have the broadcast shape,
   // except that a write-only one is resized (the legacy out= behaviour).
-  if (Config.StaticShape)
+  if (Config.StaticShape || !HasDefinedOutputs)
     return;
   for (int I = 0; I < NumOutputs; ++I) {
     const Tensor &Output = tensor(I);
@@ -249,7 +262,7 @@ void TensorIteratorBase::mark_resize_outputs(
 
 void TensorIteratorBase::compute_mem_overlaps(
     const TensorIteratorConfig &Config) {
-  if (!Config.CheckMemOverlap)
+  if (!Config.CheckMemOverlap || !HasDefinedOutputs)
     return;
   for (int I = 0; I < NumOutputs; ++I) {
     const Tensor &Output = tensor(I);
@@ -267,31 +280,32 @@ void TensorIteratorBase::compute_shape(const TensorIteratorConfig &Config) {
     Shape = *Config.StaticShape;
     return;
   }
-  AllOpsSameShape = true;
+  bool SameShape = true;
   bool HasScalars = false, HasTensors = false, First = true;
   for (OperandInfo &Op : Operands) {
-    const Tensor &T = Op.tensor();
-    if (!T.defined())
+    const TensorImpl *T = Op.impl();
+    if (!T)
       continue;
     // Outputs that may be resized do not take part: add(..., out=Dst)
     // resizes Dst. An output that is also an input is seen as the input.
     if (Config.ResizeOutputs && Op.is_output)
       continue;
-    IntArrayRef S = T.sizes();
+    IntArrayRef S = T->sizes();
     if (S.empty())
       HasScalars = true;
     else
       HasTensors = true;
     if (HasScalars && HasTensors)
-      AllOpsSameShape = false;
+      SameShape = false;
     if (First) {
       Shape = S;
       First = false;
     } else if (S != IntArrayRef(Shape)) {
-      AllOpsSameShape = false;
+      SameShape = false;
       broadcastInPlace(Shape, S);
     }
   }
+  AllOpsSameShape = SameShape;
   AllOpsAreScalars = !HasTensors;
 }
 
@@ -315,6 +329,10 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig &Config) {
   bool HasDifferentInputDtypes = false;
   bool HasDifferentOutputDtypes = false;
   bool HasUndefinedOutputs = false;
+  // Whether every defined operand is on FirstDevice.
+  bool SameDevice = true;
+  bool SeenDevice = false;
+  Device FirstDevice = kCPU;
 
   for (OperandInfo &Op : Operands) {
     if (!Op.is_type_defined()) {
@@ -332,14 +350,19 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig &Config) {
       if (HasUndefinedOutputs || !Op.device)
         continue;
     }
-    const Tensor &T = Op.tensor();
-    if (!T.defined()) {
+    const TensorImpl *T = Op.impl();
+    if (!T) {
       SK_INTERNAL_ASSERT(Op.is_output, "Found undefined input tensor!");
       continue;
     }
     SK_INTERNAL_ASSERT(Op.target_dtype == Op.current_dtype);
-    if (Common == kCPU && !T.is_cpu())
-      Common = T.device();
+    Device D = T->device();
+    SameDevice &= !SeenDevice || D == FirstDevice;
+    if (!SeenDevice)
+      FirstDevice = D;
+    SeenDevice = true;
+    if (Common == kCPU && !D.is_cpu())
+      Common = D;
     ScalarType &Seen = Op.is_output ? OutputDtype : CommonDtype;
     if (Op.target_dtype == Seen)
       continue;
@@ -361,7 +384,7 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig &Config) {
       (HasDifferentInputDtypes || HasDifferentOutputDtypes ||
        (CommonDtype != OutputDtype && OutputDtype != ScalarType::Undefined))) {
     for (const OperandInfo &Op : Operands) {
-      if (!Op.tensor().defined())
+      if (!Op.impl())
         continue;
       SK_CHECK(Op.target_dtype == CommonDtype, "Found dtype ",
                detail::typeName(Op.target_dtype), " but expected ",
@@ -388,10 +411,15 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig &Config) {
 
   // Review the operands (2/2): give undefined outputs their dtype and
   // device, check devices and safe casting. No temporaries are made: see
-  // Note [Type promotion without temporaries].
+  // Note [Type promotion without temporaries]. When every defined operand
+  // is on the common device, the device checks below all pass, and only
+  // the outputs need a look.
+  bool DevicesAgree = SameDevice && (!SeenDevice || FirstDevice == Common);
+  int End = DevicesAgree ? NumOutputs : ntensors();
   int CpuScalarsOnNonCpu = 0;
   int MaxCpuScalarsOnNonCpu = Config.AllowCpuScalars ? 1 : 0;
-  for (OperandInfo &Op : Operands) {
+  for (int I = 0; I != End; ++I) {
+    OperandInfo &Op = Operands[I];
     bool TypeDefined = Op.is_type_defined();
     bool DeviceDefined = Op.is_device_defined();
     if (!TypeDefined)
@@ -400,12 +428,12 @@ void TensorIteratorBase::compute_types(const TensorIteratorConfig &Config) {
       Op.device = Common;
     if (!TypeDefined && !DeviceDefined)
       continue;
-    const Tensor &T = Op.tensor();
-    if (!T.defined())
+    const TensorImpl *T = Op.impl();
+    if (!T)
       continue;
-    if (Config.CheckAllSameDevice) {
+    if (Config.CheckAllSameDevice && !DevicesAgree) {
       if (!Common.is_cpu() && Config.AllowCpuScalars && !Op.is_output &&
-          T.dim() == 0 && T.is_cpu()) {
+          T->dim() == 0 && T->device().is_cpu()) {
         // One CPU scalar may join a kernel on another device, which gets
         // its value by value.
         SK_CHECK(CpuScalarsOnNonCpu < MaxCpuScalarsOnNonCpu,
@@ -437,28 +465,24 @@ enum class FastSetupKind {
 } // namespace
 
 bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
-  if (IsReduction || !AllOpsSameShape)
-    return false;
   // With a static shape the operands need not have the iteration shape.
-  if (Config.StaticShape)
-    return false;
+  SK_INTERNAL_ASSERT(!IsReduction && AllOpsSameShape && !Config.StaticShape);
 
   FastSetupKind Kind = FastSetupKind::None;
   if (EnforceLinearIteration) {
     Kind = FastSetupKind::Contiguous;
     for (const OperandInfo &Op : Operands)
-      if (Op.tensor().defined() && !Op.will_resize &&
-          !Op.tensor().is_contiguous())
+      if (Op.impl() && !Op.will_resize && !Op.impl()->is_contiguous())
         return false;
   } else {
     bool Contiguous = true, ChannelsLast = true, Dense = true;
     for (const OperandInfo &Op : Operands) {
-      const Tensor &T = Op.tensor();
-      if (!T.defined() || Op.will_resize)
+      const TensorImpl *T = Op.impl();
+      if (!T || Op.will_resize)
         continue;
-      Contiguous &= T.is_contiguous();
-      ChannelsLast &= T.is_contiguous(MemoryFormat::ChannelsLast);
-      Dense &= T.is_non_overlapping_and_dense();
+      Contiguous &= T->is_contiguous();
+      ChannelsLast &= T->is_contiguous(MemoryFormat::ChannelsLast);
+      Dense &= T->is_non_overlapping_and_dense();
     }
     // An ambiguous layout (NC11) counts as contiguous.
     if (Contiguous) {
@@ -468,14 +492,14 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
     } else if (Dense) {
       // Only when every defined operand has the same strides; an output
       // with other strides keeps them (as NumPy does), so no fast path.
-      const Tensor *Prev = nullptr;
+      const TensorImpl *Prev = nullptr;
       for (int I = ntensors() - 1; I >= 0; --I) {
         const OperandInfo &Op = Operands[I];
-        if (!Op.tensor().defined() || Op.will_resize)
+        if (!Op.impl() || Op.will_resize)
           continue;
-        if (Prev && Prev->strides() != Op.tensor().strides())
+        if (Prev && Prev->strides() != Op.impl()->strides())
           return false;
-        Prev = &Op.tensor();
+        Prev = Op.impl();
       }
       Kind = FastSetupKind::NonOverlappingDense;
     }
@@ -484,18 +508,16 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
     return false;
 
   // Allocate or resize the outputs in the layout of the inputs.
-  const Tensor *Dense = nullptr;
+  const TensorImpl *Dense = nullptr;
   if (Kind == FastSetupKind::NonOverlappingDense) {
     for (int I = ntensors() - 1; I >= 0 && !Dense; --I)
-      if (tensor(I).defined())
-        Dense = &tensor(I);
+      Dense = Operands[I].impl();
     SK_INTERNAL_ASSERT(Dense, "no defined tensor to take strides from");
   }
   for (int I = 0; I < NumOutputs; ++I) {
     OperandInfo &Op = Operands[I];
     SK_INTERNAL_ASSERT(Op.is_type_defined(), "no type for operand ", I);
-    TensorOptions Storage;
-    const TensorOptions &Options = optionsOf(Op, Storage);
+    TensorOptions Options = Op.options();
     switch (Kind) {
     case FastSetupKind::Contiguous:
       set_output_raw_strided(I, Shape, {},
@@ -523,8 +545,7 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
   for (OperandInfo &Op : Operands) {
     Op.stride_bytes.resize(ndim());
     if (ndim() > 0)
-      Op.stride_bytes[0] =
-          static_cast<int64_t>(elementSize(Op.tensor().scalar_type()));
+      Op.stride_bytes[0] = static_cast<int64_t>(Op.impl()->itemsize());
   }
   return true;
 }
@@ -536,17 +557,15 @@ bool TensorIteratorBase::fast_set_up_row_major(
   // strides of size-1 dimensions, which do not change the layout), so the
   // outputs are row-major. Broadcasting ops on contiguous tensors, meta
   // ones above all, skip the sort and need strides only for the loops.
-  if (IsReduction || Config.StaticShape)
-    return false;
+  SK_INTERNAL_ASSERT(!IsReduction && !Config.StaticShape);
   if (!allOperandsRowMajor(/*BeforeStrides=*/true))
     return false;
   for (int I = 0; I < NumOutputs; ++I) {
     OperandInfo &Op = Operands[I];
     SK_INTERNAL_ASSERT(Op.is_type_defined(), "no type for operand ", I);
-    TensorOptions Storage;
-    const TensorOptions &Options = optionsOf(Op, Storage);
-    if (Op.tensor().defined() && !Op.will_resize) {
-      set_output_raw_strided(I, Op.tensor().sizes(), {}, Options);
+    TensorOptions Options = Op.options();
+    if (Op.impl() && !Op.will_resize) {
+      set_output_raw_strided(I, Op.impl()->sizes(), {}, Options);
       continue;
     }
     set_output_raw_strided(I, Shape, {}, Options);
@@ -568,13 +587,13 @@ void TensorIteratorBase::compute_strides(const TensorIteratorConfig &Config,
                                          bool AfterAllocation) {
   size_t Ndim = Shape.size();
   for (OperandInfo &Op : Operands) {
-    const Tensor &T = Op.tensor();
-    if (!T.defined() || (Op.will_resize && !AfterAllocation))
+    const TensorImpl *T = Op.impl();
+    if (!T || (Op.will_resize && !AfterAllocation))
       continue;
     IntArrayRef OriginalShape =
-        Config.StaticShape ? IntArrayRef(Shape) : T.sizes();
-    IntArrayRef OriginalStride = T.strides();
-    int64_t ElementSize = static_cast<int64_t>(T.itemsize());
+        Config.StaticShape ? IntArrayRef(Shape) : T->sizes();
+    IntArrayRef OriginalStride = T->strides();
+    int64_t ElementSize = static_cast<int64_t>(T->itemsize());
     SK_INTERNAL_ASSERT(OriginalShape.size() <= Ndim, "operand of rank ",
                        OriginalShape.size(), " in an iteration of rank ", Ndim);
     size_t Offset = Ndim - OriginalShape.size();
@@ -608,8 +627,8 @@ void TensorIteratorBase::compute_strides(const TensorIteratorConfig &Config,
 bool TensorIteratorBase::allOperandsRowMajor(bool BeforeStrides) const {
   for (const OperandInfo &Op : Operands) {
     bool HasLayout =
-        BeforeStrides ? Op.tensor().defined() : !Op.stride_bytes.empty();
-    if (HasLayout && !Op.will_resize && !Op.tensor().is_contiguous())
+        BeforeStrides ? Op.impl() != nullptr : !Op.stride_bytes.empty();
+    if (HasLayout && !Op.will_resize && !Op.impl()->is_contiguous())
       return false;
   }
   return true;
@@ -730,12 +749,11 @@ void TensorIteratorBase::allocate_or_resize_outputs() {
     Inverted = Perm[J] == Ndim - J - 1;
   for (int I = 0; I < NumOutputs; ++I) {
     OperandInfo &Op = Operands[I];
-    TensorOptions Storage;
-    const TensorOptions &Options = optionsOf(Op, Storage);
-    if (Op.tensor().defined() && !Op.will_resize) {
+    TensorOptions Options = Op.options();
+    if (Op.impl() && !Op.will_resize) {
       // Tell the subclass about the output even though nothing changes, so
       // structured wrappers can check it.
-      set_output_raw_strided(I, Op.tensor().sizes(), {}, Options);
+      set_output_raw_strided(I, Op.impl()->sizes(), {}, Options);
       continue;
     }
     SK_INTERNAL_ASSERT(Op.is_type_defined(), "no type for operand ", I);
@@ -1118,11 +1136,11 @@ void TensorIteratorBase::set_output_raw_strided(int64_t OutputIdx, IntArrayRef,
                      "set_output_raw_strided of a structured kernel left "
                      "output ",
                      OutputIdx, " undefined");
-  if (!Op.tensor().defined())
+  if (!Op.impl())
     Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
   // A resized output was resized in place by the subclass: the operand is
   // the same tensor.
-  Op.current_dtype = Op.tensor().scalar_type();
+  Op.current_dtype = Op.impl()->dtype();
 }
 
 const Tensor &TensorIterator::maybe_get_output(int64_t OutputIdx) {
@@ -1137,7 +1155,7 @@ void TensorIterator::set_output_raw_strided(int64_t OutputIdx,
   // outputs.
   OperandInfo &Op = Operands[OutputIdx];
   SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
-  if (!Op.tensor().defined()) {
+  if (!Op.impl()) {
     Op.tensor(detail::MaybeOwnedTensor::owned(
         impl::create_out(Sizes, Strides, Options)));
     Op.current_dtype = Op.target_dtype;

@@ -62,9 +62,9 @@
 #define SK_ITER_TENSORITERATOR_H
 
 #include "sk/core/Tensor.h"
-#include "sk/util/FunctionRef.h"
 #include "sk/iter/MetaBase.h"
 #include "sk/iter/Parallel.h"
+#include "sk/util/FunctionRef.h"
 #include "sk/util/SmallVector.h"
 
 #include <bitset>
@@ -124,7 +124,13 @@ struct OperandInfo {
 
   /// The tensor; undefined for an output the iterator has yet to allocate.
   const Tensor &tensor() const { return T.get(); }
-  void tensor(detail::MaybeOwnedTensor &&NewT) { T = std::move(NewT); }
+  void tensor(detail::MaybeOwnedTensor &&NewT) {
+    T = std::move(NewT);
+    Impl = T.get().unsafeGetTensorImpl();
+  }
+  /// tensor()'s TensorImpl, null while it is undefined. Cached: build()
+  /// reads it many times per operand (Note [Lean iterator setup]).
+  TensorImpl *impl() const { return Impl; }
 
   bool is_type_defined() const { return target_dtype != ScalarType::Undefined; }
   bool is_device_defined() const { return device.has_value(); }
@@ -151,6 +157,7 @@ struct OperandInfo {
 
 private:
   detail::MaybeOwnedTensor T;
+  TensorImpl *Impl = nullptr;
 };
 
 /// The options of a TensorIterator: its operands (outputs first) and what
@@ -500,6 +507,8 @@ protected:
   bool HasCoalescedDimensions = false;
   bool EnforceLinearIteration = false;
   bool StaticShape = false;
+  /// Whether some output was given (defined) to build().
+  bool HasDefinedOutputs = false;
 };
 
 /// A TensorIterator that allocates its own outputs (what kernels build

@@ -57,55 +57,11 @@ static Tensor makeEmpty(const char *Op, IntArrayRef Sizes, IntArrayRef Strides,
       TensorImpl::StridedTag(), std::move(S), Dtype, Dev, Sizes, Strides));
 }
 
-/// Reports, naming empty(), a negative size in \p Sizes or an overflow of
-/// its byte size; returns only when an overflowing partial product was
-/// followed by a zero size (\p Numel is 0 then).
-[[gnu::noinline, gnu::cold]] static void
-reportBadSizes(IntArrayRef Sizes, size_t ItemSize, int64_t Numel) {
+void reportBadEmptySizes(IntArrayRef Sizes, size_t ItemSize, int64_t Numel) {
   // The general path says exactly what is wrong.
   std::vector<int64_t> Strides = contiguousStrides(Sizes);
   computeStorageBytes("empty", Sizes, Strides, ItemSize);
   SK_INTERNAL_ASSERT(Numel == 0, "unreported overflow for sizes ", Sizes);
-}
-
-/// The element count of \p Sizes; an error naming empty() for a negative
-/// size or an overflow.
-[[gnu::always_inline]] static inline int64_t checkedNumel(IntArrayRef Sizes,
-                                                          size_t ItemSize) {
-  int64_t Numel = 1;
-  bool Overflow = false;
-  bool Negative = false;
-  for (int64_t S : Sizes) {
-    Negative |= S < 0;
-    Overflow |= __builtin_mul_overflow(Numel, S, &Numel);
-  }
-  int64_t Bytes;
-  Overflow |=
-      __builtin_mul_overflow(Numel, static_cast<int64_t>(ItemSize), &Bytes);
-  if (SK_UNLIKELY(Negative || Overflow))
-    reportBadSizes(Sizes, ItemSize, Numel);
-  return Numel;
-}
-
-/// Row-major allocation, the common case, in one pass over the sizes.
-/// Inlined into each of its callers, so that the meta and CPU paths fold
-/// their device tests away.
-[[gnu::always_inline]] static inline Tensor
-emptyContiguous(IntArrayRef Sizes, ScalarType Dtype, Device Dev) {
-  SK_CHECK(Dtype != ScalarType::Undefined, "empty(): dtype is undefined");
-  size_t ItemSize = elementSize(Dtype);
-  int64_t Numel = checkedNumel(Sizes, ItemSize);
-  Storage S;
-  if (!Dev.is_meta())
-    S = Storage::make(static_cast<size_t>(Numel) * ItemSize,
-                      getAllocator(Dev.type()), /*Resizable=*/true);
-  return Tensor(IntrusivePtr<TensorImpl>::make(
-      TensorImpl::ContiguousTag(), std::move(S), Dtype, Dev, Sizes, Numel));
-}
-
-/// Whether \p Format asks for row-major strides.
-static bool isRowMajor(std::optional<MemoryFormat> Format) {
-  return !Format || *Format == MemoryFormat::Contiguous;
 }
 
 Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
@@ -121,7 +77,7 @@ Tensor empty_generic(IntArrayRef Sizes, ScalarType Dtype, Device Dev,
              Sizes);
     return makeEmpty("empty", Sizes, Strides, Dtype, Dev);
   }
-  return emptyContiguous(Sizes, Dtype, Dev);
+  return empty_row_major(Sizes, Dtype, Dev);
 }
 
 Tensor empty_strided_generic(IntArrayRef Sizes, IntArrayRef Strides,
@@ -134,8 +90,8 @@ Tensor empty_strided_generic(IntArrayRef Sizes, IntArrayRef Strides,
 
 Tensor empty_cpu(IntArrayRef Sizes, ScalarType Dtype,
                  std::optional<MemoryFormat> Format) {
-  if (SK_LIKELY(isRowMajor(Format)))
-    return emptyContiguous(Sizes, Dtype, kCPU);
+  if (SK_LIKELY(isRowMajorFormat(Format)))
+    return empty_row_major(Sizes, Dtype, kCPU);
   return empty_generic(Sizes, Dtype, kCPU, Format);
 }
 Tensor empty_strided_cpu(IntArrayRef Sizes, IntArrayRef Strides,
@@ -144,8 +100,8 @@ Tensor empty_strided_cpu(IntArrayRef Sizes, IntArrayRef Strides,
 }
 Tensor empty_meta(IntArrayRef Sizes, ScalarType Dtype,
                   std::optional<MemoryFormat> Format) {
-  if (SK_LIKELY(isRowMajor(Format)))
-    return emptyContiguous(Sizes, Dtype, kMeta);
+  if (SK_LIKELY(isRowMajorFormat(Format)))
+    return empty_row_major(Sizes, Dtype, kMeta);
   return empty_generic(Sizes, Dtype, kMeta, Format);
 }
 Tensor empty_strided_meta(IntArrayRef Sizes, IntArrayRef Strides,

@@ -75,8 +75,9 @@ public:
     return *this;
   }
   ~SmallVector() {
-    clear();
-    releaseHeap();
+    destroy(Data, Data + Size);
+    if (!isSmall())
+      ::operator delete(Data, std::align_val_t(alignof(T)));
   }
 
   size_t size() const { return Size; }

@@ -28,7 +28,8 @@ TEST(TensorImplTest, EmptyCPUIsContiguousAndAligned) {
 }
 
 TEST(TensorImplTest, ChannelsLastLayout) {
-  Tensor T = detail::empty_cpu({2, 3, 4, 5}, kFloat, MemoryFormat::ChannelsLast);
+  Tensor T =
+      detail::empty_cpu({2, 3, 4, 5}, kFloat, MemoryFormat::ChannelsLast);
   EXPECT_EQ(T.strides(), IntArrayRef({60, 1, 15, 3}));
   EXPECT_TRUE(T.is_contiguous(MemoryFormat::ChannelsLast));
   EXPECT_FALSE(T.is_contiguous());

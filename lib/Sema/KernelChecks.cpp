@@ -85,8 +85,7 @@ private:
   void checkSignature(const KernelDecl &D, const KernelSignature &Expected,
                       StringRef What, const NativeFunction &Owner);
   void checkMetaBody(const KernelDecl &D, const NativeFunctionsGroup &G);
-  void checkImplBody(const KernelDecl &D, const NativeFunctionsGroup &G,
-                     const KernelSignature &Expected);
+  void checkImplBody(const KernelDecl &D, const KernelSignature &Expected);
   void checkBackend(const KernelDecl &D, StringRef Kernel,
                     const NativeFunction &Owner,
                     ArrayRef<const BackendKernel *> Uses);
@@ -254,7 +253,7 @@ void KernelChecker::checkImpl(const KernelDecl &D) {
     return;
   KernelSignature Expected = std::get<KernelSignature>(getImplSignature(G));
   checkSignature(D, Expected, Kernel, *G.Out);
-  checkImplBody(D, G, Expected);
+  checkImplBody(D, Expected);
 }
 
 void KernelChecker::checkNative(const KernelDecl &D) {
@@ -351,10 +350,8 @@ void KernelChecker::checkMetaBody(const KernelDecl &D,
 }
 
 void KernelChecker::checkImplBody(const KernelDecl &D,
-                                  const NativeFunctionsGroup &G,
                                   const KernelSignature &Expected) {
   StringRef Kernel = StringRef(D.Name).drop_front(strlen("structured_"));
-  (void)G;
   for (const BodyFact &F : D.Facts) {
     if (F.Kind == BodyFact::FK_SetOutput) {
       Diags.report(F.Range.Start, diag::err_impl_sets_output)

@@ -119,10 +119,10 @@ OperatorHandle Dispatcher::findSchemaOrThrow(std::string_view Name,
   SK_CHECK(It != ByName.end() && !It->second->isUnused(),
            "Could not find schema for ", Full,
            ": no operator of that name is registered");
-  SK_CHECK(false, "Could not find schema for ", Full,
-           ": it has kernels (", It->second->listKernelKeys(),
-           ") but its schema was never registered with m.def()");
-  std::abort(); // unreachable
+  throw Error(detail::str("Could not find schema for ", Full,
+                          ": it has kernels (", It->second->listKernelKeys(),
+                          ") but its schema was never registered with "
+                          "m.def()"));
 }
 
 std::vector<OperatorName> Dispatcher::getRegisteredOperators() {

@@ -1,0 +1,248 @@
+# skc_add_kernel_library(<name>
+#   SCHEMA <ops.yaml>
+#   SOURCES <kernel sources...>
+#   [CUDA_SOURCES <.cu sources...>]
+#   [BACKENDS <CPU|CUDA|PrivateUse1|PrivateUse2|PrivateUse3>...]
+#   [NAMESPACE <ns>] [CPP_NAMESPACE <ns>] [SHARDS <n>] [TAGS <tags.yaml>]
+#   [STATIC | SHARED])
+#
+# Runs skc over the schema and the kernel sources at build time and makes
+# <name>, an ordinary library (static or shared as BUILD_SHARED_LIBS says,
+# unless STATIC or SHARED is given) of the kernel sources and the generated
+# C++ that links skc::runtime. docs/cmake.md has the details; in short:
+#
+# - skc writes into <build dir>/skc/<name>/ a set of files fixed by the
+#   options alone (see skc_kernel_library_outputs), rewriting only those whose
+#   content changed. The generated directory and its parent are PUBLIC include
+#   directories: "Functions.h" and "<name>/Functions.h" both work.
+# - The kernel sources are parsed with the flags they are compiled with: the
+#   target exports its compile commands and skc reads them (-p).
+# - skc re-runs when the schema, the tags file, a kernel source, a header one
+#   includes (its depfile) or skc itself changes. A stamp file is the rule's
+#   only output and the generated files are byproducts, so that Ninja
+#   (restat) and Make (no touch of unchanged outputs) rebuild only what skc
+#   actually rewrote.
+# - Registrations are static initialisers that nothing references. For a
+#   static <name>, the generated objects form <name>_skc_objects, which every
+#   executable or shared library linking <name> gets as objects of its own
+#   (INTERFACE_LINK_LIBRARIES_DIRECT), so the linker cannot drop them; a
+#   shared <name> keeps them, like any object of a shared library.
+#
+# Works in skc's own tree (skc::skc is an alias of the skc target) and from
+# the installed package (skcConfig.cmake includes this file).
+
+if(CMAKE_VERSION VERSION_LESS 3.24)
+  message(FATAL_ERROR "skc_add_kernel_library needs CMake 3.24 or newer "
+    "(INTERFACE_LINK_LIBRARIES_DIRECT); this is CMake ${CMAKE_VERSION}")
+endif()
+# include() and find_package() scope these; the function keeps the settings
+# of its definition (CMP0116: DEPFILE paths as Ninja expects them).
+cmake_policy(VERSION 3.24)
+
+# Where the runtime's headers are, for skc's --runtime-include: set by the
+# includer (the top-level CMakeLists.txt, or skcConfig.cmake).
+if(NOT SKC_RUNTIME_INCLUDE_DIR)
+  message(FATAL_ERROR "SkcKernelLibrary.cmake: set SKC_RUNTIME_INCLUDE_DIR "
+    "(the directory holding sk/Kernel.h) before including it")
+endif()
+set_property(GLOBAL PROPERTY SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR
+  "${SKC_RUNTIME_INCLUDE_DIR}")
+
+set(SKC_KERNEL_LIBRARY_BACKENDS CPU CUDA PrivateUse1 PrivateUse2 PrivateUse3)
+
+# skc_kernel_library_outputs(<out-var> OUTPUT_DIR <dir> BACKENDS <keys...>
+#                            [SHARDS <n>])
+#
+# Sets <out-var> to the files skc writes into <dir> for these options (the
+# driver's contract; the schema's content never changes the set).
+function(skc_kernel_library_outputs out)
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;SHARDS" "BACKENDS" ${ARGN})
+  if(NOT ARG_SHARDS)
+    set(ARG_SHARDS 1)
+  endif()
+  set(keys ${ARG_BACKENDS} Meta CompositeExplicitAutograd
+    CompositeImplicitAutograd)
+  list(REMOVE_DUPLICATES keys)
+
+  set(files NativeMetaFunctions.h NativeFunctions.h Operators.h Functions.h
+    RegisterSchema.cpp)
+  set(sharded Operators)
+  foreach(key IN LISTS keys)
+    list(APPEND files ${key}Functions.h)
+    list(APPEND sharded Register${key})
+  endforeach()
+  foreach(stem IN LISTS sharded)
+    if(ARG_SHARDS EQUAL 1)
+      list(APPEND files ${stem}.cpp)
+      continue()
+    endif()
+    math(EXPR last "${ARG_SHARDS} - 1")
+    foreach(i RANGE ${last})
+      list(APPEND files ${stem}_${i}.cpp)
+    endforeach()
+  endforeach()
+  list(TRANSFORM files PREPEND "${ARG_OUTPUT_DIR}/")
+  set(${out} ${files} PARENT_SCOPE)
+endfunction()
+
+function(skc_add_kernel_library name)
+  cmake_parse_arguments(ARG "STATIC;SHARED"
+    "SCHEMA;NAMESPACE;CPP_NAMESPACE;SHARDS;TAGS"
+    "SOURCES;CUDA_SOURCES;BACKENDS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "skc_add_kernel_library(${name}): unknown arguments "
+      "'${ARG_UNPARSED_ARGUMENTS}'")
+  endif()
+  if(NOT ARG_SCHEMA)
+    message(FATAL_ERROR "skc_add_kernel_library(${name}): SCHEMA is required")
+  endif()
+  if(NOT ARG_SOURCES AND NOT ARG_CUDA_SOURCES)
+    message(FATAL_ERROR "skc_add_kernel_library(${name}): give the kernel "
+      "sources in SOURCES or CUDA_SOURCES")
+  endif()
+  if(ARG_STATIC AND ARG_SHARED)
+    message(FATAL_ERROR "skc_add_kernel_library(${name}): STATIC or SHARED, "
+      "not both")
+  endif()
+  if(NOT DEFINED ARG_SHARDS)
+    set(ARG_SHARDS 1)
+  endif()
+  if(NOT ARG_SHARDS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "skc_add_kernel_library(${name}): SHARDS must be a "
+      "positive integer, not '${ARG_SHARDS}'")
+  endif()
+  if(ARG_CUDA_SOURCES)
+    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(NOT CUDA IN_LIST languages)
+      message(FATAL_ERROR "skc_add_kernel_library(${name}): CUDA_SOURCES "
+        "need the CUDA language: enable_language(CUDA) first")
+    endif()
+  endif()
+  # skc reads the compile commands CMake writes; only these generators
+  # write them.
+  if(NOT CMAKE_GENERATOR MATCHES "^(Ninja|Unix Makefiles)$")
+    message(FATAL_ERROR "skc_add_kernel_library(${name}): skc takes the "
+      "kernel sources' flags from compile_commands.json, which the "
+      "'${CMAKE_GENERATOR}' generator does not write; use Ninja or Unix "
+      "Makefiles")
+  endif()
+
+  # The parsed sources, absolute, as the compile commands name them.
+  set(cxx_sources)
+  foreach(source IN LISTS ARG_SOURCES)
+    get_filename_component(path "${source}" ABSOLUTE)
+    if(path MATCHES "\\.(cpp|cc|cxx|c\\+\\+|C)$")
+      list(APPEND cxx_sources "${path}")
+    endif()
+  endforeach()
+  set(cuda_sources)
+  foreach(source IN LISTS ARG_CUDA_SOURCES)
+    get_filename_component(path "${source}" ABSOLUTE)
+    list(APPEND cuda_sources "${path}")
+  endforeach()
+
+  # Backends: skc's default (CPU for C++ sources, CUDA for .cu ones), always
+  # spelled out so that the outputs below and skc agree.
+  if(NOT ARG_BACKENDS)
+    if(cxx_sources)
+      list(APPEND ARG_BACKENDS CPU)
+    endif()
+    if(cuda_sources)
+      list(APPEND ARG_BACKENDS CUDA)
+    endif()
+  endif()
+  foreach(backend IN LISTS ARG_BACKENDS)
+    if(NOT backend IN_LIST SKC_KERNEL_LIBRARY_BACKENDS)
+      list(JOIN SKC_KERNEL_LIBRARY_BACKENDS ", " known)
+      message(FATAL_ERROR "skc_add_kernel_library(${name}): unknown backend "
+        "'${backend}'; BACKENDS takes ${known}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES ARG_BACKENDS)
+  list(JOIN ARG_BACKENDS "," backend_list)
+
+  get_filename_component(schema "${ARG_SCHEMA}" ABSOLUTE)
+  set(generated_root "${CMAKE_CURRENT_BINARY_DIR}/skc")
+  set(out_dir "${generated_root}/${name}")
+  set(stamp "${generated_root}/${name}.stamp")
+  set(depfile "${generated_root}/${name}.d")
+  skc_kernel_library_outputs(outputs OUTPUT_DIR "${out_dir}"
+    BACKENDS ${ARG_BACKENDS} SHARDS ${ARG_SHARDS})
+  set(generated_sources ${outputs})
+  list(FILTER generated_sources INCLUDE REGEX "\\.cpp$")
+
+  set(options --schema "${schema}" -o "${out_dir}"
+    "--backend=${backend_list}" "--shards=${ARG_SHARDS}"
+    "--depfile=${depfile}" "--depfile-target=${stamp}")
+  set(depends "${schema}")
+  if(ARG_TAGS)
+    get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
+    list(APPEND options --tags "${tags}")
+    list(APPEND depends "${tags}")
+  endif()
+  if(ARG_NAMESPACE)
+    list(APPEND options "--namespace=${ARG_NAMESPACE}")
+  endif()
+  if(ARG_CPP_NAMESPACE)
+    list(APPEND options "--cpp-namespace=${ARG_CPP_NAMESPACE}")
+  endif()
+  get_property(runtime_include GLOBAL PROPERTY
+    SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR)
+  list(APPEND options "--runtime-include=${runtime_include}"
+    -p "${CMAKE_BINARY_DIR}")
+
+  # The stamp is the only output, and the depfile's target: the generated
+  # files are byproducts, which Ninja restats and Make never touches, so a
+  # rerun that rewrites nothing rebuilds nothing.
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${outputs}
+    COMMAND skc::skc ${options} ${cxx_sources} ${cuda_sources}
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS ${depends} ${cxx_sources} ${cuda_sources}
+      "$<TARGET_FILE:skc::skc>"
+    DEPFILE "${depfile}"
+    COMMENT "skc: generating ${name} from ${ARG_SCHEMA}"
+    VERBATIM)
+  # One target runs skc; the libraries below wait for it rather than each
+  # carrying the rule (Make would run it once per target).
+  add_custom_target(${name}_skc DEPENDS "${stamp}")
+
+  set(type)
+  if(ARG_STATIC)
+    set(type STATIC)
+  elseif(ARG_SHARED)
+    set(type SHARED)
+  endif()
+  add_library(${name} ${type} ${ARG_SOURCES} ${ARG_CUDA_SOURCES})
+  add_dependencies(${name} ${name}_skc)
+  target_include_directories(${name} PUBLIC
+    "$<BUILD_INTERFACE:${out_dir}>" "$<BUILD_INTERFACE:${generated_root}>")
+  target_link_libraries(${name} PUBLIC skc::runtime)
+  # skc parses the kernel sources with their own compile commands.
+  set_target_properties(${name} PROPERTIES EXPORT_COMPILE_COMMANDS ON)
+
+  get_target_property(library_type ${name} TYPE)
+  get_target_property(runtime_type skc::runtime TYPE)
+  if(library_type STREQUAL "SHARED_LIBRARY")
+    if(runtime_type STREQUAL "STATIC_LIBRARY")
+      message(FATAL_ERROR "skc_add_kernel_library(${name}): a shared kernel "
+        "library needs a shared skc::runtime (build skc with "
+        "-DBUILD_SHARED_LIBS=ON): with a static one, the library and the "
+        "program would each hold a dispatcher of their own")
+    endif()
+    target_sources(${name} PRIVATE ${generated_sources})
+    return()
+  endif()
+
+  # Static: Note [Static registration] in docs/cmake.md. The objects go into
+  # every executable and shared library that links ${name}, directly or not,
+  # and never into another static library.
+  add_library(${name}_skc_objects OBJECT ${generated_sources})
+  add_dependencies(${name}_skc_objects ${name}_skc)
+  target_include_directories(${name}_skc_objects PRIVATE "${out_dir}")
+  target_link_libraries(${name}_skc_objects PRIVATE skc::runtime)
+  set(final_link "EXECUTABLE;SHARED_LIBRARY;MODULE_LIBRARY")
+  set_property(TARGET ${name} APPEND PROPERTY INTERFACE_LINK_LIBRARIES_DIRECT
+    "$<$<IN_LIST:$<TARGET_PROPERTY:TYPE>,${final_link}>:${name}_skc_objects>")
+endfunction()

@@ -1,0 +1,64 @@
+# install() rules and the CMake package: `find_package(skc CONFIG REQUIRED)`.
+#
+# Two export sets, both under the skc:: namespace:
+#   skcTargets         skc::skc (the compiler) and skc::runtime: all a kernel
+#                      library needs, with OpenMP and Highway as its only
+#                      dependencies;
+#   skcLibraryTargets  the compiler's own libraries (skc::Basic, Parse, Sema,
+#                      Emit, and skc::LLVM), loaded only for
+#                      `find_package(skc CONFIG REQUIRED COMPONENTS
+#                      Libraries)`, since they bring LLVM, Clang and yaml-cpp.
+# docs/cmake.md describes the package.
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(SKC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/skc" CACHE STRING
+  "Where skcConfig.cmake is installed, relative to the prefix")
+
+# The names the package gives the targets: skc::runtime, skc::Basic, ...
+set_target_properties(skc_runtime PROPERTIES EXPORT_NAME runtime)
+set_target_properties(skc_llvm PROPERTIES EXPORT_NAME LLVM)
+foreach(lib Basic Parse Sema Emit)
+  set_target_properties(skc${lib} PROPERTIES EXPORT_NAME ${lib})
+endforeach()
+# The installed skc finds libLLVM and libclang-cpp where it was linked
+# against them.
+set_target_properties(skc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+
+install(TARGETS skc EXPORT skcTargets
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS skc_runtime EXPORT skcTargets
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
+  INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(DIRECTORY runtime/sk DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+  FILES_MATCHING PATTERN "*.h")
+
+install(TARGETS skcBasic skcParse skcSema skcEmit skc_llvm
+  EXPORT skcLibraryTargets
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(DIRECTORY include/skc DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+install(FILES "${PROJECT_BINARY_DIR}/include/skc/Config.h"
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/skc")
+
+install(EXPORT skcTargets NAMESPACE skc::
+  DESTINATION "${SKC_INSTALL_CMAKEDIR}")
+install(EXPORT skcLibraryTargets NAMESPACE skc::
+  DESTINATION "${SKC_INSTALL_CMAKEDIR}")
+configure_package_config_file(cmake/skcConfig.cmake.in
+  "${PROJECT_BINARY_DIR}/cmake/skcConfig.cmake"
+  INSTALL_DESTINATION "${SKC_INSTALL_CMAKEDIR}"
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+# 0.x: a new minor version may break the generated code's contract.
+write_basic_package_version_file(
+  "${PROJECT_BINARY_DIR}/cmake/skcConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+    "${PROJECT_BINARY_DIR}/cmake/skcConfig.cmake"
+    "${PROJECT_BINARY_DIR}/cmake/skcConfigVersion.cmake"
+    cmake/SkcKernelLibrary.cmake
+  DESTINATION "${SKC_INSTALL_CMAKEDIR}")

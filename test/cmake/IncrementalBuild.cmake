@@ -1,0 +1,97 @@
+# What rebuilding a kernel library does (cmake -P; see CMakeLists.txt):
+# nothing when nothing changed; after an edit of one kernel source or of a
+# header it includes, skc, that source's compile and the links, nothing
+# else; after an edit of the schema that changes no generated file, skc
+# alone. Builds a copy of test/cmake/incremental/ with GENERATOR.
+#
+# Arguments: SKC_PREFIX, SOURCE_DIR, BINARY_DIR, GENERATOR, MAKE_PROGRAM,
+# CXX_COMPILER, BUILD_TYPE.
+
+include("${CMAKE_CURRENT_LIST_DIR}/Common.cmake")
+
+if(NOT MAKE_PROGRAM)
+  skc_test_skip("no build program for the '${GENERATOR}' generator")
+endif()
+
+# The edits go to a copy of the project.
+set(src "${BINARY_DIR}/src")
+set(build "${BINARY_DIR}/build")
+file(REMOVE_RECURSE "${BINARY_DIR}")
+file(COPY "${SOURCE_DIR}/" DESTINATION "${src}")
+skc_test_configure("${src}" "${build}" "${GENERATOR}"
+  "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+
+# skc_test_build(<out-var>): builds, and sets <out-var> to the sorted list
+# of the steps that ran, as the build tool describes them.
+function(skc_test_build out)
+  skc_test_run(output "${CMAKE_COMMAND}" --build "${build}" --parallel 2)
+  string(REPLACE "\n" ";" lines "${output}")
+  set(steps)
+  foreach(line IN LISTS lines)
+    # Ninja: "[3/7] Building CXX object ..."; Make: "[ 42%] Building ...".
+    if(line MATCHES "^\\[ *[0-9]+(/[0-9]+|%)\\] (.*)$")
+      set(step "${CMAKE_MATCH_2}")
+      if(NOT step MATCHES "^Built target ")
+        list(APPEND steps "${step}")
+      endif()
+    endif()
+  endforeach()
+  list(SORT steps)
+  set(${out} "${steps}" PARENT_SCOPE)
+endfunction()
+
+# skc_test_expect_steps(<what> <steps> <expected...>)
+function(skc_test_expect_steps what steps)
+  set(expected ${ARGN})
+  list(SORT expected)
+  if(NOT "${steps}" STREQUAL "${expected}")
+    list(JOIN steps "\n  " ran)
+    list(JOIN expected "\n  " wanted)
+    message(FATAL_ERROR "FAILED: ${what}: the build ran\n  ${ran}\n"
+      "but should have run only\n  ${wanted}")
+  endif()
+  message("OK: ${what}")
+endfunction()
+
+set(skc_step "skc: generating incr_ops from ops.yaml")
+set(compile_double "Building CXX object CMakeFiles/incr_ops.dir/kernels/Double.cpp.o")
+set(archive "Linking CXX static library libincr_ops.a")
+set(link "Linking CXX executable incr")
+
+skc_test_build(steps)
+
+skc_test_build(steps)
+skc_test_expect_steps("a second build" "${steps}")
+if(GENERATOR STREQUAL "Ninja")
+  skc_test_run(output "${MAKE_PROGRAM}" -C "${build}" -n)
+  if(NOT output MATCHES "no work to do")
+    message(FATAL_ERROR "FAILED: 'ninja -n' has work to do after a build")
+  endif()
+endif()
+
+file(TOUCH "${src}/kernels/Double.cpp")
+skc_test_build(steps)
+skc_test_expect_steps("touching a kernel source" "${steps}"
+  "${skc_step}" "${compile_double}" "${archive}" "${link}")
+
+file(TOUCH "${src}/kernels/Factor.h")
+skc_test_build(steps)
+skc_test_expect_steps("touching a header a kernel source includes"
+  "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
+
+# A comment changes no generated file: skc runs and rewrites nothing.
+file(APPEND "${src}/ops.yaml" "# a comment\n")
+skc_test_build(steps)
+skc_test_expect_steps("a schema edit that changes no generated file"
+  "${steps}" "${skc_step}")
+
+skc_test_build(steps)
+skc_test_expect_steps("a build after those" "${steps}")
+
+skc_test_run(output "${build}/incr")
+foreach(expected "twice: tensor\\(\\[-4\\., -2\\.,  0\\.,  2\\.\\]\\)"
+                 "clamp_min_zero: tensor\\(\\[0\\., 0\\., 0\\., 1\\.\\]\\)")
+  if(NOT output MATCHES "${expected}")
+    message(FATAL_ERROR "FAILED: the program's output lacks '${expected}'")
+  endif()
+endforeach()

@@ -1,0 +1,11 @@
+#include "incr_ops/Functions.h"
+
+#include "sk/ops/Factories.h"
+
+#include <iostream>
+
+int main() {
+  sk::Tensor X = sk::arange(-2, 2, sk::TensorOptions().dtype(sk::kFloat));
+  std::cout << "twice: " << incr::twice(X) << '\n';
+  std::cout << "clamp_min_zero: " << incr::clamp_min_zero(X) << '\n';
+}

@@ -45,8 +45,8 @@ public:
 /// A copy of the CPU tensor \p T on the PrivateUse1 device.
 sk::Tensor toPrivateUse1(const sk::Tensor &T) {
   sk::Tensor Contig = T.contiguous();
-  sk::Tensor Result =
-      sk::detail::empty_generic(T.sizes(), T.scalar_type(), HostAllocator::Device);
+  sk::Tensor Result = sk::detail::empty_generic(T.sizes(), T.scalar_type(),
+                                                HostAllocator::Device);
   std::memcpy(Result.data_ptr(), Contig.data_ptr(), Contig.nbytes());
   return Result;
 }
@@ -68,8 +68,8 @@ int main() {
   static HostAllocator PrivateUse1Memory;
   sk::setAllocator(sk::DeviceType::PrivateUse1, &PrivateUse1Memory);
 
-  sk::Tensor X = sk::arange(6, sk::TensorOptions().dtype(sk::kFloat))
-                     .reshape({2, 3});
+  sk::Tensor X =
+      sk::arange(6, sk::TensorOptions().dtype(sk::kFloat)).reshape({2, 3});
   sk::Tensor Y = sk::arange(3, sk::TensorOptions().dtype(sk::kFloat));
   show("x", X);
   show("y", Y);

@@ -54,7 +54,8 @@ function(skc_test_expect_steps what steps)
 endfunction()
 
 set(skc_step "skc: generating incr_ops from ops.yaml")
-set(compile_double "Building CXX object CMakeFiles/incr_ops.dir/kernels/Double.cpp.o")
+set(compile_double
+  "Building CXX object CMakeFiles/incr_ops.dir/kernels/Double.cpp.o")
 set(archive "Linking CXX static library libincr_ops.a")
 set(link "Linking CXX executable incr")
 

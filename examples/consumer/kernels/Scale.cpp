@@ -23,15 +23,14 @@ SK_META_FUNC(scale)(const Tensor &self, double factor) {
   set_output_raw_strided(0, self.sizes(), {}, self.options());
 }
 
-SK_IMPL_FUNC(scale_out)(const Tensor &self, double factor,
-                        const Tensor &out) {
+SK_IMPL_FUNC(scale_out)(const Tensor &self, double factor, const Tensor &out) {
   TensorIterator Iter = TensorIterator::unary_op(out, self);
   if (self.scalar_type() == kDouble) {
     cpu_kernel(Iter, [factor](double X) { return X * factor; });
     return;
   }
-  SK_CHECK(self.scalar_type() == kFloat,
-           "scale(): no CPU kernel for dtype ", self.scalar_type());
+  SK_CHECK(self.scalar_type() == kFloat, "scale(): no CPU kernel for dtype ",
+           self.scalar_type());
   float F = static_cast<float>(factor);
   cpu_kernel(Iter, [F](float X) { return X * F; });
 }

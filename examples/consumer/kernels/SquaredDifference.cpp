@@ -29,8 +29,7 @@ SK_IMPL_FUNC(squared_difference_out)(const Tensor &self, const Tensor &other,
     cpu_kernel(*this, [](double X, double Y) { return (X - Y) * (X - Y); });
     return;
   case kLong:
-    cpu_kernel(*this,
-               [](int64_t X, int64_t Y) { return (X - Y) * (X - Y); });
+    cpu_kernel(*this, [](int64_t X, int64_t Y) { return (X - Y) * (X - Y); });
     return;
   default:
     SK_CHECK(false, "squared_difference(): no CPU kernel for dtype ",

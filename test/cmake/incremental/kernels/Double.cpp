@@ -1,5 +1,5 @@
-#include "NativeFunctions.h"
 #include "Factor.h"
+#include "NativeFunctions.h"
 
 namespace sk {
 

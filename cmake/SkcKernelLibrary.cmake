@@ -11,10 +11,11 @@
 # unless STATIC or SHARED is given) of the kernel sources and the generated
 # C++ that links skc::runtime. docs/cmake.md has the details; in short:
 #
-# - skc writes into <build dir>/skc/<name>/ a set of files fixed by the
-#   options alone (see skc_kernel_library_outputs), rewriting only those whose
-#   content changed. The generated directory and its parent are PUBLIC include
-#   directories: "Functions.h" and "<name>/Functions.h" both work.
+# - skc writes into <build dir>/skc-generated/<name>/ a set of files fixed
+#   by the options alone (see skc_kernel_library_outputs), rewriting only
+#   those whose content changed. The generated directory and its parent
+#   are PUBLIC include directories: "Functions.h" and "<name>/Functions.h"
+#   both work.
 # - The kernel sources are parsed with the flags they are compiled with: the
 #   target exports its compile commands and skc reads them (-p).
 # - skc re-runs when the schema, the tags file, a kernel source, a header one
@@ -47,8 +48,6 @@ if(NOT SKC_RUNTIME_INCLUDE_DIR)
 endif()
 set_property(GLOBAL PROPERTY SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR
   "${SKC_RUNTIME_INCLUDE_DIR}")
-
-set(SKC_KERNEL_LIBRARY_BACKENDS CPU CUDA PrivateUse1 PrivateUse2 PrivateUse3)
 
 # skc_kernel_library_outputs(<out-var> OUTPUT_DIR <dir> BACKENDS <keys...>
 #                            [SHARDS <n>])
@@ -151,9 +150,12 @@ function(skc_add_kernel_library name)
       list(APPEND ARG_BACKENDS CUDA)
     endif()
   endif()
+  # A function-local list: the caller may be in another directory than the
+  # includer of this file.
+  set(known_backends CPU CUDA PrivateUse1 PrivateUse2 PrivateUse3)
   foreach(backend IN LISTS ARG_BACKENDS)
-    if(NOT backend IN_LIST SKC_KERNEL_LIBRARY_BACKENDS)
-      list(JOIN SKC_KERNEL_LIBRARY_BACKENDS ", " known)
+    if(NOT backend IN_LIST known_backends)
+      list(JOIN known_backends ", " known)
       message(FATAL_ERROR "skc_add_kernel_library(${name}): unknown backend "
         "'${backend}'; BACKENDS takes ${known}")
     endif()
@@ -162,7 +164,7 @@ function(skc_add_kernel_library name)
   list(JOIN ARG_BACKENDS "," backend_list)
 
   get_filename_component(schema "${ARG_SCHEMA}" ABSOLUTE)
-  set(generated_root "${CMAKE_CURRENT_BINARY_DIR}/skc")
+  set(generated_root "${CMAKE_CURRENT_BINARY_DIR}/skc-generated")
   set(out_dir "${generated_root}/${name}")
   set(stamp "${generated_root}/${name}.stamp")
   set(depfile "${generated_root}/${name}.d")

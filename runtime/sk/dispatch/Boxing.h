@@ -43,75 +43,123 @@ template <typename T, typename = void> struct Boxer {
                 "see runtime/sk/dispatch/Boxing.h for the supported types");
 };
 
+/// The schema type of a C++ type, spelled as a schema would.
+inline SchemaType schemaType(SchemaType::BaseKind Base, const char *Spelling,
+                             bool IsList = false, uint8_t ListSize = 0) {
+  SchemaType T;
+  T.Base = Base;
+  T.IsList = IsList;
+  T.ListSize = ListSize;
+  T.Spelling = Spelling;
+  return T;
+}
+
+/// `Tensor` and `Tensor &`: a mutable argument (`Tensor(a!)`) unboxes to
+/// the tensor in the stack, which shares its TensorImpl with the caller's.
 template <> struct Boxer<Tensor> {
   static IValue box(const Tensor &T) { return IValue(T); }
   static Tensor &unbox(IValue &V) { return V.toTensor(); }
-  static SchemaType schemaType() { return {SchemaType::Tensor, false, false, "Tensor"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Tensor, "Tensor"); }
 };
 template <> struct Boxer<int64_t> {
   static IValue box(int64_t I) { return IValue(I); }
   static int64_t unbox(IValue &V) { return V.toInt(); }
-  static SchemaType schemaType() { return {SchemaType::Int, false, false, "int"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Int, "int"); }
 };
 template <> struct Boxer<double> {
   static IValue box(double D) { return IValue(D); }
   static double unbox(IValue &V) { return V.toDouble(); }
-  static SchemaType schemaType() { return {SchemaType::Float, false, false, "float"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Float, "float"); }
 };
 template <> struct Boxer<bool> {
   static IValue box(bool B) { return IValue(B); }
   static bool unbox(IValue &V) { return V.toBool(); }
-  static SchemaType schemaType() { return {SchemaType::Bool, false, false, "bool"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Bool, "bool"); }
 };
 template <> struct Boxer<Scalar> {
   static IValue box(const Scalar &S) { return IValue(S); }
   static Scalar unbox(IValue &V) { return V.toScalar(); }
-  static SchemaType schemaType() { return {SchemaType::Scalar, false, false, "Scalar"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Scalar, "Scalar"); }
 };
 template <> struct Boxer<std::string_view> {
   static IValue box(std::string_view S) { return IValue(std::string(S)); }
   static std::string_view unbox(IValue &V) { return V.toStringRef(); }
-  static SchemaType schemaType() { return {SchemaType::Str, false, false, "str"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Str, "str"); }
 };
 template <> struct Boxer<std::string> {
   static IValue box(const std::string &S) { return IValue(S); }
   static const std::string &unbox(IValue &V) { return V.toStringRef(); }
-  static SchemaType schemaType() { return {SchemaType::Str, false, false, "str"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Str, "str"); }
 };
 template <> struct Boxer<IntArrayRef> {
   static IValue box(IntArrayRef A) { return IValue(A.vec()); }
   static IntArrayRef unbox(IValue &V) { return V.toIntList(); }
-  static SchemaType schemaType() { return {SchemaType::Int, false, true, "int[]"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Int, "int[]", true); }
 };
 template <> struct Boxer<std::vector<int64_t>> {
   static IValue box(std::vector<int64_t> A) { return IValue(std::move(A)); }
   static const std::vector<int64_t> &unbox(IValue &V) { return V.toIntList(); }
-  static SchemaType schemaType() { return {SchemaType::Int, false, true, "int[]"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Int, "int[]", true); }
+};
+/// `float[]`.
+template <> struct Boxer<ArrayRef<double>> {
+  static IValue box(ArrayRef<double> A) { return IValue(A.vec()); }
+  static ArrayRef<double> unbox(IValue &V) { return V.toDoubleList(); }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Float, "float[]", true); }
+};
+/// `Scalar[]`.
+template <> struct Boxer<ArrayRef<Scalar>> {
+  static IValue box(ArrayRef<Scalar> A) { return IValue(A.vec()); }
+  static ArrayRef<Scalar> unbox(IValue &V) { return V.toScalarList(); }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Scalar, "Scalar[]", true); }
+};
+/// `bool[N]` (`output_mask` of backward ops). The stack holds a
+/// std::vector<bool>, which has no contiguous bools to view, so unboxing
+/// copies N bools; a list of another length is an error.
+template <size_t N> struct Boxer<std::array<bool, N>> {
+  static_assert(N > 0 && N < 256, "bool[N] needs 0 < N < 256");
+  static IValue box(const std::array<bool, N> &A) {
+    return IValue(std::vector<bool>(A.begin(), A.end()));
+  }
+  static std::array<bool, N> unbox(IValue &V) {
+    const std::vector<bool> &L = V.toBoolList();
+    SK_CHECK_TYPE(L.size() == N, "expected a bool[", N, "] but got ",
+                  L.size(), " bools");
+    std::array<bool, N> A{};
+    for (size_t I = 0; I != N; ++I)
+      A[I] = L[I];
+    return A;
+  }
+  static SchemaType schemaType() {
+    SchemaType T = detail::schemaType(SchemaType::Bool, "", true, N);
+    T.Spelling = "bool[" + std::to_string(N) + "]";
+    return T;
+  }
 };
 template <> struct Boxer<TensorList> {
   static IValue box(TensorList L) { return IValue(L.vec()); }
   static TensorList unbox(IValue &V) { return V.toTensorList(); }
-  static SchemaType schemaType() { return {SchemaType::Tensor, false, true, "Tensor[]"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Tensor, "Tensor[]", true); }
 };
 template <> struct Boxer<std::vector<Tensor>> {
   static IValue box(std::vector<Tensor> L) { return IValue(std::move(L)); }
   static const std::vector<Tensor> &unbox(IValue &V) { return V.toTensorList(); }
-  static SchemaType schemaType() { return {SchemaType::Tensor, false, true, "Tensor[]"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Tensor, "Tensor[]", true); }
 };
 template <> struct Boxer<ScalarType> {
   static IValue box(ScalarType T) { return IValue(static_cast<int64_t>(T)); }
   static ScalarType unbox(IValue &V) { return static_cast<ScalarType>(V.toInt()); }
-  static SchemaType schemaType() { return {SchemaType::ScalarType, false, false, "ScalarType"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::ScalarType, "ScalarType"); }
 };
 template <> struct Boxer<MemoryFormat> {
   static IValue box(MemoryFormat F) { return IValue(static_cast<int64_t>(F)); }
   static MemoryFormat unbox(IValue &V) { return static_cast<MemoryFormat>(V.toInt()); }
-  static SchemaType schemaType() { return {SchemaType::MemoryFormat, false, false, "MemoryFormat"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::MemoryFormat, "MemoryFormat"); }
 };
 template <> struct Boxer<Device> {
   static IValue box(Device D) { return IValue(D); }
   static Device unbox(IValue &V) { return V.toDevice(); }
-  static SchemaType schemaType() { return {SchemaType::Device, false, false, "Device"}; }
+  static SchemaType schemaType() { return detail::schemaType(SchemaType::Device, "Device"); }
 };
 /// A random generator is passed by pointer; null means the default one.
 template <> struct Boxer<Generator *> {
@@ -120,9 +168,13 @@ template <> struct Boxer<Generator *> {
     return V.isNone() ? nullptr : V.toGenerator();
   }
   static SchemaType schemaType() {
-    return {SchemaType::Generator, true, false, "Generator?"};
+    SchemaType T = detail::schemaType(SchemaType::Generator, "Generator?");
+    T.IsOptional = true;
+    return T;
   }
 };
+/// `T?`, and `int[]?` (OptionalIntArrayRef), `float[]?`, `str?`,
+/// `Scalar?` (passed as `const std::optional<Scalar> &`).
 template <typename T> struct Boxer<std::optional<T>> {
   static IValue box(const std::optional<T> &O) {
     return O ? Boxer<T>::box(*O) : IValue();
@@ -154,17 +206,12 @@ template <typename Ret> struct ReturnBoxer {
     S.push_back(Boxer<Decay<Ret>>::box(std::forward<Ret>(R)));
   }
   static Ret pop(Stack &S) {
+    static_assert(!std::is_reference_v<Ret>,
+                  "reference returns come from the arguments "
+                  "(Note [Reference returns])");
     SK_INTERNAL_ASSERT(S.size() == 1, "expected one return on the stack, got ",
                        S.size());
-    if constexpr (std::is_lvalue_reference_v<Ret>) {
-      static_assert(std::is_same_v<Decay<Ret>, Tensor>,
-                    "only Tensor& returns are references");
-      // An inplace or out= op returns one of its arguments; the boxed
-      // kernel returned the same tensor, which the caller still holds.
-      return const_cast<Ret>(Boxer<Tensor>::unbox(S.front()));
-    } else {
-      return Decay<Ret>(Boxer<Decay<Ret>>::unbox(S.front()));
-    }
+    return Decay<Ret>(Boxer<Decay<Ret>>::unbox(S.front()));
   }
   static size_t count() { return 1; }
   static void schemaTypes(std::vector<SchemaType> &Out) {
@@ -185,6 +232,9 @@ template <typename... Rs> struct ReturnBoxer<std::tuple<Rs...>> {
         R);
   }
   static std::tuple<Rs...> pop(Stack &S) {
+    static_assert(!(std::is_reference_v<Rs> || ...),
+                  "reference returns come from the arguments "
+                  "(Note [Reference returns])");
     SK_INTERNAL_ASSERT(S.size() == sizeof...(Rs), "expected ", sizeof...(Rs),
                        " returns on the stack, got ", S.size());
     return popImpl(S, std::index_sequence_for<Rs...>());
@@ -201,6 +251,73 @@ private:
         Decay<Rs>(Boxer<Decay<Rs>>::unbox(S[Is]))...);
   }
 };
+
+/// Note [Reference returns]
+/// Inplace and out= ops return `Tensor &` (or a tuple of them for several
+/// outputs): a reference to one of their own arguments. When a typed call
+/// reaches a boxed kernel (a fallback), the stack's returns are copies of
+/// tensor handles that die with the stack, so the typed call returns
+/// references to its arguments instead, by PyTorch's rule
+/// (c10/core/boxing/impl/boxing.h): an inplace op returns its first
+/// argument, which is a `Tensor &`; otherwise the N returned references are
+/// the last N arguments, which are the outs. skc's generated signatures
+/// follow it. In the other direction, an unboxed kernel called from a
+/// stack returns a reference into the stack; it is copied to an owning
+/// handle before the arguments are popped.
+template <typename Ret> struct IsReferenceReturn : std::false_type {};
+template <> struct IsReferenceReturn<Tensor &> : std::true_type {
+  using Owned = Tensor;
+  static constexpr size_t Count = 1;
+};
+template <typename... Rs>
+struct IsReferenceReturn<std::tuple<Rs...>>
+    : std::bool_constant<(sizeof...(Rs) > 0) &&
+                         (std::is_same_v<Rs, Tensor &> && ...)> {
+  using Owned = std::tuple<Decay<Rs>...>;
+  static constexpr size_t Count = sizeof...(Rs);
+};
+
+template <size_t First, typename... Args, size_t... Is>
+constexpr bool lastAreMutableTensors(std::index_sequence<Is...>) {
+  return (std::is_same_v<std::tuple_element_t<First + Is, std::tuple<Args...>>,
+                         Tensor &> &&
+          ...);
+}
+
+template <size_t I, typename... Args>
+using NthParam = std::tuple_element_t<I, std::tuple<Args...>>;
+
+template <typename Ret, size_t First, typename Refs, size_t... Is>
+Ret tieParams(Refs &R, std::index_sequence<Is...>) {
+  return Ret(std::get<First + Is>(R)...);
+}
+
+/// The arguments a reference return \p Ret of a boxed call refers to
+/// (Note [Reference returns]); \p A are the typed call's parameters.
+template <typename Ret, typename... Args> Ret argumentReferences(Args &...A) {
+  constexpr size_t NumArgs = sizeof...(Args);
+  constexpr size_t NumRets = IsReferenceReturn<Ret>::Count;
+  static_assert(NumRets <= NumArgs,
+                "a reference return must refer to an argument");
+  auto Refs = std::forward_as_tuple(A...);
+  if constexpr (NumRets == 1 && std::is_same_v<Ret, Tensor &> &&
+                std::is_same_v<NthParam<0, Args...>, Tensor &>) {
+    return std::get<0>(Refs);
+  } else {
+    constexpr size_t First = NumArgs - NumRets;
+    [[maybe_unused]] constexpr bool LastAreOuts =
+        detail::lastAreMutableTensors<First, Args...>(
+            std::make_index_sequence<NumRets>());
+    static_assert(LastAreOuts,
+                  "a typed call returning Tensor& must take the returned "
+                  "tensors as its first (inplace) or last (out=) arguments, "
+                  "as Tensor &");
+    if constexpr (std::is_same_v<Ret, Tensor &>)
+      return std::get<First>(Refs);
+    else
+      return tieParams<Ret, First>(Refs, std::make_index_sequence<NumRets>());
+  }
+}
 
 /// The schema types of parameters \p Args.
 template <typename... Args> std::vector<SchemaType> schemaTypesOf() {
@@ -219,6 +336,13 @@ void callUnboxedFromStack(Fn &&F, DispatchKeySet KS, Stack &S,
   if constexpr (std::is_void_v<Ret>) {
     F(KS, Boxer<Decay<Args>>::unbox(S[Base + Is])...);
     S.erase(S.begin() + Base, S.end());
+  } else if constexpr (IsReferenceReturn<Ret>::value) {
+    // The result refers to tensors in the arguments' IValues: take owning
+    // handles before erasing them.
+    typename IsReferenceReturn<Ret>::Owned R =
+        F(KS, Boxer<Decay<Args>>::unbox(S[Base + Is])...);
+    S.erase(S.begin() + Base, S.end());
+    ReturnBoxer<typename IsReferenceReturn<Ret>::Owned>::push(S, std::move(R));
   } else {
     Ret R = F(KS, Boxer<Decay<Args>>::unbox(S[Base + Is])...);
     S.erase(S.begin() + Base, S.end());

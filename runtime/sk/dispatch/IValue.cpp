@@ -28,6 +28,8 @@ std::string_view IValue::getTagName(Tag T) {
     return "DoubleList";
   case Tag::BoolList:
     return "BoolList";
+  case Tag::ScalarList:
+    return "ScalarList";
   case Tag::TensorList:
     return "TensorList";
   case Tag::Device:
@@ -101,6 +103,9 @@ void IValue::print(std::ostream &OS) const {
     return;
   case Tag::BoolList:
     printList(OS, std::get<std::vector<bool>>(V));
+    return;
+  case Tag::ScalarList:
+    printList(OS, std::get<std::vector<Scalar>>(V));
     return;
   case Tag::TensorList: {
     const auto &L = std::get<std::vector<Tensor>>(V);

@@ -10,7 +10,10 @@
 /// signature: `void(const OperatorHandle&, DispatchKeySet, Stack*)`.
 ///
 /// Enumerations (ScalarType, MemoryFormat, Layout) travel as Int, as in
-/// TorchScript; a Scalar travels as Int, Double or Bool.
+/// TorchScript; a Scalar travels as Int, Double or Bool; `str?`, `int[]?`
+/// and the other optionals travel as None or the value. Lists own their
+/// elements (IntList, DoubleList, BoolList, ScalarList, TensorList), so
+/// that ArrayRef arguments unboxed from a stack view them.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +44,7 @@ public:
     IntList,
     DoubleList,
     BoolList,
+    ScalarList,
     TensorList,
     Device,
     Generator,
@@ -58,6 +62,8 @@ public:
   IValue(std::vector<int64_t> L) : V(std::move(L)) {}
   IValue(std::vector<double> L) : V(std::move(L)) {}
   IValue(std::vector<bool> L) : V(std::move(L)) {}
+  /// `Scalar[]`: each element keeps its own kind (int, double, bool).
+  IValue(std::vector<Scalar> L) : V(std::move(L)) {}
   IValue(std::vector<Tensor> L) : V(std::move(L)) {}
   IValue(Device D) : V(D) {}
   /// A random generator, not owned; null boxes as None.
@@ -89,7 +95,11 @@ public:
   bool isBool() const { return tag() == Tag::Bool; }
   bool isString() const { return tag() == Tag::String; }
   bool isIntList() const { return tag() == Tag::IntList; }
+  bool isDoubleList() const { return tag() == Tag::DoubleList; }
+  bool isBoolList() const { return tag() == Tag::BoolList; }
+  bool isScalarList() const { return tag() == Tag::ScalarList; }
   bool isTensorList() const { return tag() == Tag::TensorList; }
+  bool isGenerator() const { return tag() == Tag::Generator; }
   bool isDevice() const { return tag() == Tag::Device; }
   bool isScalar() const { return isDouble() || isInt() || isBool(); }
 
@@ -110,6 +120,9 @@ public:
   }
   const std::vector<bool> &toBoolList() const {
     return get<std::vector<bool>>(Tag::BoolList);
+  }
+  const std::vector<Scalar> &toScalarList() const {
+    return get<std::vector<Scalar>>(Tag::ScalarList);
   }
   const std::vector<Tensor> &toTensorList() const {
     return get<std::vector<Tensor>>(Tag::TensorList);
@@ -137,7 +150,7 @@ private:
 
   std::variant<std::monostate, Tensor, double, int64_t, bool, std::string,
                std::vector<int64_t>, std::vector<double>, std::vector<bool>,
-               std::vector<Tensor>, Device, Generator *>
+               std::vector<Scalar>, std::vector<Tensor>, Device, Generator *>
       V;
 };
 

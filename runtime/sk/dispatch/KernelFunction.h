@@ -132,7 +132,14 @@ private:
     Stack S;
     detail::pushArguments(S, A...);
     Boxed(Functor.get(), Op, KS, &S);
-    return detail::ReturnBoxer<Ret>::pop(S);
+    if constexpr (detail::IsReferenceReturn<Ret>::value) {
+      SK_INTERNAL_ASSERT(S.size() == detail::ReturnBoxer<Ret>::count(),
+                         "expected ", detail::ReturnBoxer<Ret>::count(),
+                         " returns on the stack, got ", S.size());
+      return detail::argumentReferences<Ret, Args...>(A...);
+    } else {
+      return detail::ReturnBoxer<Ret>::pop(S);
+    }
   }
 
   static void fallthroughKernel(OperatorKernel *, const OperatorHandle &,

@@ -58,20 +58,6 @@ std::string OperatorEntry::dumpState() const {
   return OS.str();
 }
 
-/// Describes schema type \p T for a mismatch message.
-static std::string describe(const SchemaType &T) {
-  static const char *const Names[] = {
-      "Tensor",       "int",    "float",     "bool",   "str", "Scalar",
-      "ScalarType",   "Device", "MemoryFormat", "Layout", "Generator",
-      "(other)"};
-  std::string S = Names[T.Base];
-  if (T.IsList)
-    S += "[]";
-  if (T.IsOptional)
-    S += "?";
-  return S;
-}
-
 void OperatorEntry::checkTypesAgainstSchema(
     const std::vector<SchemaType> &Args, const std::vector<SchemaType> &Rets,
     const std::string &What, const std::string &Debug) const {
@@ -86,25 +72,35 @@ void OperatorEntry::checkTypesAgainstSchema(
   if (Args.size() != Schema->Arguments.size())
     Fail(detail::str("the schema has ", Schema->Arguments.size(),
                      " arguments but the C++ signature has ", Args.size()));
+  // Types without a runtime C++ type (Note [Runtime types of schema
+  // types]) cannot have unboxed kernels: whatever C++ type stands for
+  // them would be boxed as something else.
   for (size_t I = 0; I != Args.size(); ++I) {
     const SchemaArgument &A = Schema->Arguments[I];
-    // Types the runtime does not model (Generator, Layout, ...) match any
-    // C++ type.
-    if (A.Type.Base == SchemaType::Other || A.Type == Args[I])
-      continue;
-    Fail(detail::str("argument ", I, " ('", A.Name, "') is '", A.Type.Spelling,
-                     "' in the schema but '", describe(Args[I]),
-                     "' in C++"));
+    if (!A.Type.hasArgumentCppType())
+      Fail(detail::str("argument ", I, " ('", A.Name, "') is '",
+                       A.Type.Spelling,
+                       "' in the schema, which has no runtime C++ type; "
+                       "register a boxed kernel"));
+    if (A.Type != Args[I])
+      Fail(detail::str("argument ", I, " ('", A.Name, "') is '",
+                       A.Type.Spelling, "' in the schema but '",
+                       Args[I].Spelling, "' in C++"));
   }
   if (Rets.size() != Schema->Returns.size())
     Fail(detail::str("the schema has ", Schema->Returns.size(),
                      " returns but the C++ signature has ", Rets.size()));
-  for (size_t I = 0; I != Rets.size(); ++I)
-    if (Schema->Returns[I].Type.Base != SchemaType::Other &&
-        Schema->Returns[I].Type != Rets[I])
-      Fail(detail::str("return ", I, " is '", Schema->Returns[I].Type.Spelling,
-                       "' in the schema but '", describe(Rets[I]),
+  for (size_t I = 0; I != Rets.size(); ++I) {
+    const SchemaType &T = Schema->Returns[I].Type;
+    if (!T.hasReturnCppType())
+      Fail(detail::str("return ", I, " is '", T.Spelling,
+                       "' in the schema, which has no runtime C++ type; "
+                       "register a boxed kernel"));
+    if (T != Rets[I])
+      Fail(detail::str("return ", I, " is '", T.Spelling,
+                       "' in the schema but '", Rets[I].Spelling,
                        "' in C++"));
+  }
 }
 
 void OperatorEntry::checkSchemaAgainst(const AnnotatedKernel &K) const {

@@ -15,165 +15,337 @@ std::ostream &operator<<(std::ostream &OS, const OperatorName &N) {
   return OS << N.str();
 }
 
-static std::string_view trim(std::string_view S) {
-  while (!S.empty() && std::isspace(static_cast<unsigned char>(S.front())))
-    S.remove_prefix(1);
-  while (!S.empty() && std::isspace(static_cast<unsigned char>(S.back())))
-    S.remove_suffix(1);
-  return S;
-}
+namespace {
+/// A single pass over a schema string (the grammar of torchgen's
+/// FunctionSchema.parse, which is also c10's):
+///
+///   schema   := name ['.' overload] '(' [arg (',' arg)*] ')' '->' returns
+///   arg      := '*' | type name ['=' default]
+///   returns  := '(' [ret (',' ret)*] ')' | ret
+///   ret      := type [name]
+///   type     := base ['(' alias ')'] ('?' | '[' [digits] ']')*
+///
+/// Errors throw sk::Error quoting the schema and the column.
+class SchemaParser {
+public:
+  explicit SchemaParser(std::string_view Text) : Text(Text) {}
 
-/// Splits \p S at top-level commas (not inside brackets or parentheses).
-static std::vector<std::string_view> splitTopLevel(std::string_view S) {
-  std::vector<std::string_view> Parts;
-  int Depth = 0;
-  size_t Start = 0;
-  for (size_t I = 0; I != S.size(); ++I) {
-    char C = S[I];
-    if (C == '(' || C == '[')
-      ++Depth;
-    else if (C == ')' || C == ']')
-      --Depth;
-    else if (C == ',' && Depth == 0) {
-      Parts.push_back(trim(S.substr(Start, I - Start)));
-      Start = I + 1;
+  OperatorSchema parse() {
+    OperatorSchema S;
+    S.Text = std::string(Text);
+    parseName(S.Name);
+    expect('(');
+    bool KwargOnly = false;
+    if (!consume(')')) {
+      do {
+        if (consume('*')) {
+          fail(KwargOnly, "a second '*'");
+          KwargOnly = true;
+          continue;
+        }
+        SchemaArgument A = parseArgument(/*IsReturn=*/false);
+        A.IsKwargOnly = KwargOnly;
+        S.Arguments.push_back(std::move(A));
+      } while (consume(','));
+      expect(')');
+    }
+    skipSpace();
+    fail(Text.compare(Pos, 2, "->") != 0, "expected '->'");
+    Pos += 2;
+    if (consume('(')) {
+      if (!consume(')')) {
+        do
+          S.Returns.push_back(parseArgument(/*IsReturn=*/true));
+        while (consume(','));
+        expect(')');
+      }
+    } else {
+      S.Returns.push_back(parseArgument(/*IsReturn=*/true));
+    }
+    skipSpace();
+    fail(Pos != Text.size(), "unexpected text after the returns");
+    return S;
+  }
+
+private:
+  /// Throws when \p Failed, saying what was wrong at the current column.
+  void fail(bool Failed, std::string_view Problem) const {
+    if (SK_UNLIKELY(Failed))
+      throw Error(detail::str("invalid schema '", Text, "': ", Problem,
+                              " at column ", Pos + 1));
+  }
+  void skipSpace() {
+    while (Pos < Text.size() && Text[Pos] == ' ')
+      ++Pos;
+  }
+  bool consume(char C) {
+    skipSpace();
+    if (Pos < Text.size() && Text[Pos] == C) {
+      ++Pos;
+      return true;
+    }
+    return false;
+  }
+  void expect(char C) {
+    if (!consume(C))
+      fail(true, detail::str("expected '", C, "'"));
+  }
+  static bool isIdentChar(char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  }
+  std::string_view identifier() {
+    skipSpace();
+    size_t Start = Pos;
+    while (Pos < Text.size() && isIdentChar(Text[Pos]))
+      ++Pos;
+    return Text.substr(Start, Pos - Start);
+  }
+
+  void parseName(OperatorName &N) {
+    skipSpace();
+    size_t Start = Pos;
+    while (Pos < Text.size() && (isIdentChar(Text[Pos]) || Text[Pos] == ':'))
+      ++Pos;
+    N.Name = std::string(Text.substr(Start, Pos - Start));
+    fail(N.Name.empty(), "missing operator name");
+    if (Pos < Text.size() && Text[Pos] == '.') {
+      ++Pos;
+      N.Overload = std::string(identifier());
+      fail(N.Overload.empty(), "missing overload name after '.'");
     }
   }
-  std::string_view Last = trim(S.substr(Start));
-  if (!Last.empty() || !Parts.empty())
-    Parts.push_back(Last);
-  return Parts;
-}
 
-/// Parses `Tensor(a!)?[]` into \p Type; returns whether it is written to.
-static bool parseType(std::string_view Schema, std::string_view Text,
-                      SchemaType &Type) {
-  bool IsWrite = false;
-  std::string Spelling;
-  size_t Open = Text.find('(');
-  if (Open != std::string_view::npos) {
-    size_t Close = Text.find(')', Open);
-    SK_CHECK(Close != std::string_view::npos, "invalid schema '", Schema,
-             "': unterminated alias annotation in '", Text, "'");
-    IsWrite = Text.substr(Open, Close - Open).find('!') !=
-              std::string_view::npos;
-    Spelling = std::string(Text.substr(0, Open)) +
-               std::string(Text.substr(Close + 1));
-  } else {
-    Spelling = std::string(Text);
+  SchemaType::BaseKind baseKind(std::string_view Name) const {
+    static const std::pair<std::string_view, SchemaType::BaseKind> Bases[] = {
+        {"Tensor", SchemaType::Tensor},
+        {"int", SchemaType::Int},
+        {"SymInt", SchemaType::Int},
+        {"float", SchemaType::Float},
+        {"bool", SchemaType::Bool},
+        {"str", SchemaType::Str},
+        {"Scalar", SchemaType::Scalar},
+        {"ScalarType", SchemaType::ScalarType},
+        {"Device", SchemaType::Device},
+        {"MemoryFormat", SchemaType::MemoryFormat},
+        {"Layout", SchemaType::Layout},
+        {"Generator", SchemaType::Generator},
+        {"Dimname", SchemaType::Dimname},
+        // torchgen's other base types: parsed, but without runtime types.
+        {"QScheme", SchemaType::Other},
+        {"Storage", SchemaType::Other},
+        {"Stream", SchemaType::Other},
+        {"DimVector", SchemaType::Other},
+        {"ConstQuantizerPtr", SchemaType::Other}};
+    for (const auto &[Spelled, Kind] : Bases)
+      if (Name == Spelled)
+        return Kind;
+    fail(true, detail::str("unknown type '", Name, "'"));
+    return SchemaType::Other;
   }
-  Type.Spelling = Spelling;
-  std::string_view Base = Spelling;
-  // Only the outermost `[]` or `?` matters for boxing.
-  while (!Base.empty() && (Base.back() == '?' || Base.back() == ']')) {
-    if (Base.back() == '?') {
-      if (!Type.IsList)
-        Type.IsOptional = true;
-      Base.remove_suffix(1);
-      continue;
+
+  /// Parses a type into \p A (its type, alias annotation and IsWrite).
+  void parseType(SchemaArgument &A) {
+    std::string_view Base = identifier();
+    fail(Base.empty(), "expected a type");
+    SchemaType &T = A.Type;
+    T.Base = baseKind(Base);
+    T.Spelling = std::string(Base);
+    if (Pos < Text.size() && Text[Pos] == '(') {
+      size_t Close = Text.find(')', Pos);
+      fail(Close == std::string_view::npos, "unterminated alias annotation");
+      A.Alias = std::string(Text.substr(Pos + 1, Close - Pos - 1));
+      fail(A.Alias.empty(), "empty alias annotation");
+      A.IsWrite = A.Alias.find('!') != std::string::npos;
+      Pos = Close + 1;
     }
-    size_t Bracket = Base.rfind('[');
-    SK_CHECK(Bracket != std::string_view::npos, "invalid schema '", Schema,
-             "': unbalanced ']' in '", Text, "'");
-    Type.IsList = true;
-    Base = Base.substr(0, Bracket);
+    while (Pos < Text.size() && (Text[Pos] == '?' || Text[Pos] == '[')) {
+      if (Text[Pos] == '?') {
+        fail(T.IsOptional, "'?' twice");
+        T.IsOptional = true;
+        T.Spelling += '?';
+        ++Pos;
+        continue;
+      }
+      fail(T.IsList, "a list of lists");
+      size_t Start = ++Pos;
+      unsigned Size = 0;
+      while (Pos < Text.size() &&
+             std::isdigit(static_cast<unsigned char>(Text[Pos])))
+        Size = Size * 10 + static_cast<unsigned>(Text[Pos++] - '0');
+      fail(Pos == Text.size() || Text[Pos] != ']', "expected ']'");
+      fail(Pos != Start && (Size == 0 || Size > 255),
+           "a fixed list size must be between 1 and 255");
+      ++Pos;
+      T.Spelling += Text.substr(Start - 1, Pos - Start + 1);
+      // `T?[]`: the `?` seen so far belongs to the elements.
+      T.IsElementOptional = T.IsOptional;
+      T.IsOptional = false;
+      T.IsList = true;
+      T.ListSize = static_cast<uint8_t>(Size);
+    }
   }
-  static const std::pair<std::string_view, SchemaType::BaseKind> Bases[] = {
-      {"Tensor", SchemaType::Tensor},
-      {"int", SchemaType::Int},
-      {"SymInt", SchemaType::Int},
-      {"float", SchemaType::Float},
-      {"bool", SchemaType::Bool},
-      {"str", SchemaType::Str},
-      {"Scalar", SchemaType::Scalar},
-      {"ScalarType", SchemaType::ScalarType},
-      {"Device", SchemaType::Device},
-      {"MemoryFormat", SchemaType::MemoryFormat},
-      {"Layout", SchemaType::Layout},
-      {"Generator", SchemaType::Generator}};
-  Type.Base = SchemaType::Other;
-  for (const auto &[Name, Kind] : Bases)
-    if (Base == Name)
-      Type.Base = Kind;
-  return IsWrite;
-}
 
-/// Parses `TYPE NAME[=DEFAULT]` (or `TYPE [NAME]` for returns).
-static SchemaArgument parseArgument(std::string_view Schema,
-                                    std::string_view Text, bool IsReturn) {
-  SchemaArgument A;
-  std::string_view Decl = Text;
-  size_t Eq = Text.find('=');
-  if (Eq != std::string_view::npos) {
-    SK_CHECK(!IsReturn, "invalid schema '", Schema,
-             "': a return cannot have a default");
-    A.HasDefault = true;
-    Decl = trim(Text.substr(0, Eq));
+  /// Skips a default value: anything up to a ',' or ')' outside brackets
+  /// and quotes (`[0,1]`, `"a,b"`, `'\''`).
+  std::string_view defaultValue() {
+    skipSpace();
+    size_t Start = Pos;
+    int Depth = 0;
+    for (; Pos < Text.size(); ++Pos) {
+      char C = Text[Pos];
+      if (C == '"' || C == '\'') {
+        for (++Pos; Pos < Text.size() && Text[Pos] != C; ++Pos)
+          if (Text[Pos] == '\\')
+            ++Pos;
+        fail(Pos >= Text.size(), "unterminated string in a default");
+        continue;
+      }
+      if (C == '[' || C == '(')
+        ++Depth;
+      else if ((C == ']' || C == ')') && Depth > 0)
+        --Depth;
+      else if ((C == ',' || C == ')') && Depth == 0)
+        break;
+    }
+    size_t End = Pos;
+    while (End > Start && Text[End - 1] == ' ')
+      --End;
+    return Text.substr(Start, End - Start);
   }
-  // The name follows the last space outside an annotation.
-  int Depth = 0;
-  size_t Space = std::string_view::npos;
-  for (size_t I = 0; I != Decl.size(); ++I) {
-    if (Decl[I] == '(')
-      ++Depth;
-    else if (Decl[I] == ')')
-      --Depth;
-    else if (Decl[I] == ' ' && Depth == 0)
-      Space = I;
+
+  SchemaArgument parseArgument(bool IsReturn) {
+    SchemaArgument A;
+    parseType(A);
+    A.Name = std::string(identifier());
+    fail(!IsReturn && A.Name.empty(), "expected an argument name");
+    if (consume('=')) {
+      fail(IsReturn, "a return cannot have a default");
+      A.HasDefault = true;
+      A.Default = std::string(defaultValue());
+      fail(A.Default.empty(), "empty default");
+    }
+    return A;
   }
-  std::string_view TypeText = Decl;
-  if (Space != std::string_view::npos) {
-    TypeText = trim(Decl.substr(0, Space));
-    A.Name = std::string(trim(Decl.substr(Space + 1)));
-  }
-  SK_CHECK(IsReturn || !A.Name.empty(), "invalid schema '", Schema,
-           "': argument '", Text, "' has no name");
-  SK_CHECK(!TypeText.empty(), "invalid schema '", Schema,
-           "': missing type in '", Text, "'");
-  A.IsWrite = parseType(Schema, TypeText, A.Type);
-  return A;
-}
+
+  std::string_view Text;
+  size_t Pos = 0;
+};
+} // namespace
 
 OperatorSchema OperatorSchema::parse(std::string_view Text) {
-  OperatorSchema S;
-  S.Text = std::string(Text);
-  size_t Open = Text.find('(');
-  size_t Arrow = Text.rfind("->");
-  SK_CHECK(Open != std::string_view::npos && Arrow != std::string_view::npos &&
-               Arrow > Open,
-           "invalid schema '", Text,
-           "': expected 'name(arguments) -> returns'");
-  size_t Close = Text.rfind(')', Arrow);
-  SK_CHECK(Close != std::string_view::npos && Close > Open, "invalid schema '",
-           Text, "': expected ')' before '->'");
+  return SchemaParser(Text).parse();
+}
 
-  std::string_view Name = trim(Text.substr(0, Open));
-  size_t Dot = Name.find('.');
-  S.Name.Name = std::string(Name.substr(0, Dot));
-  if (Dot != std::string_view::npos)
-    S.Name.Overload = std::string(Name.substr(Dot + 1));
-  SK_CHECK(!S.Name.Name.empty(), "invalid schema '", Text,
-           "': missing operator name");
+// Note [Runtime types of schema types]
+// skc gives an op a typed C++ API and unboxed kernels only when every one
+// of its types maps to a runtime C++ type; the runtime mirrors that rule
+// here, so that the registration check and skc agree on what can run:
+//
+//   Tensor int SymInt float bool str Scalar ScalarType Device MemoryFormat
+//   any of those with '?', and Generator? (as Generator *)
+//   int[] SymInt[] float[] Scalar[] Tensor[] bool[N]   (N fixed)
+//   int[]? SymInt[]? float[]?
+//   returns: Tensor, Tensor[], Tensor?, and the plain value types above
+//
+// Everything else (Dimname, Layout, Tensor?[], bool[], int[] returns, ...)
+// parses but can have boxed kernels only.
 
-  bool KwargOnly = false;
-  for (std::string_view Arg :
-       splitTopLevel(Text.substr(Open + 1, Close - Open - 1))) {
-    SK_CHECK(!Arg.empty(), "invalid schema '", Text, "': empty argument");
-    if (Arg == "*") {
-      KwargOnly = true;
-      continue;
-    }
-    SchemaArgument A = parseArgument(Text, Arg, /*IsReturn=*/false);
-    A.IsKwargOnly = KwargOnly;
-    S.Arguments.push_back(std::move(A));
+/// Whether a value of base type \p K has a runtime C++ type.
+static bool hasValueType(SchemaType::BaseKind K) {
+  switch (K) {
+  case SchemaType::Tensor:
+  case SchemaType::Int:
+  case SchemaType::Float:
+  case SchemaType::Bool:
+  case SchemaType::Str:
+  case SchemaType::Scalar:
+  case SchemaType::ScalarType:
+  case SchemaType::Device:
+  case SchemaType::MemoryFormat:
+    return true;
+  case SchemaType::Layout:
+  case SchemaType::Generator:
+  case SchemaType::Dimname:
+  case SchemaType::Other:
+    return false;
   }
+  return false;
+}
 
-  std::string_view Returns = trim(Text.substr(Arrow + 2));
-  if (!Returns.empty() && Returns.front() == '(' && Returns.back() == ')')
-    Returns = Returns.substr(1, Returns.size() - 2);
-  for (std::string_view Ret : splitTopLevel(Returns))
-    S.Returns.push_back(parseArgument(Text, Ret, /*IsReturn=*/true));
-  return S;
+bool SchemaType::hasArgumentCppType() const {
+  if (IsList) {
+    if (IsElementOptional)
+      return false;
+    if (IsOptional)
+      return Base == Int || Base == Float;
+    return Base == Int || Base == Float || Base == Tensor || Base == Scalar ||
+           (Base == Bool && ListSize != 0);
+  }
+  if (IsOptional && Base == Generator)
+    return true;
+  return hasValueType(Base);
+}
+
+bool SchemaType::hasReturnCppType() const {
+  if (IsList)
+    return Base == Tensor && !IsOptional && !IsElementOptional;
+  if (IsOptional)
+    return Base == Tensor;
+  return hasValueType(Base);
+}
+
+bool OperatorSchema::hasCppTypes() const {
+  for (const SchemaArgument &A : Arguments)
+    if (!A.Type.hasArgumentCppType())
+      return false;
+  for (const SchemaArgument &R : Returns)
+    if (!R.Type.hasReturnCppType())
+      return false;
+  return true;
+}
+
+/// Prints \p A's type, with its alias annotation after the base name.
+static void printType(std::string &Out, const SchemaArgument &A) {
+  const std::string &S = A.Type.Spelling;
+  size_t BaseEnd = 0;
+  while (BaseEnd < S.size() && S[BaseEnd] != '?' && S[BaseEnd] != '[')
+    ++BaseEnd;
+  Out.append(S, 0, BaseEnd);
+  if (!A.Alias.empty())
+    Out += "(" + A.Alias + ")";
+  Out.append(S, BaseEnd, std::string::npos);
+}
+
+std::string OperatorSchema::str() const {
+  std::string Out = Name.str() + "(";
+  bool SawKwargOnly = false;
+  for (size_t I = 0; I != Arguments.size(); ++I) {
+    const SchemaArgument &A = Arguments[I];
+    if (I)
+      Out += ", ";
+    if (A.IsKwargOnly && !SawKwargOnly) {
+      Out += "*, ";
+      SawKwargOnly = true;
+    }
+    printType(Out, A);
+    Out += " " + A.Name;
+    if (A.HasDefault)
+      Out += "=" + A.Default;
+  }
+  Out += ") -> ";
+  bool Paren = Returns.size() != 1;
+  if (Paren)
+    Out += "(";
+  for (size_t I = 0; I != Returns.size(); ++I) {
+    if (I)
+      Out += ", ";
+    printType(Out, Returns[I]);
+    if (!Returns[I].Name.empty())
+      Out += " " + Returns[I].Name;
+  }
+  if (Paren)
+    Out += ")";
+  return Out;
 }
 
 } // namespace sk

@@ -42,7 +42,9 @@ struct OperatorName {
 
 std::ostream &operator<<(std::ostream &OS, const OperatorName &N);
 
-/// A schema type reduced to what boxing and signature checks need.
+/// A schema type reduced to what boxing and signature checks need:
+/// `Tensor?[]` is {Tensor, list, optional elements}, `int[2]?` is {Int,
+/// optional, list of 2}. SymInt is Int: the runtime has no symbolic sizes.
 struct SchemaType {
   enum BaseKind : uint8_t {
     Tensor,
@@ -56,23 +58,45 @@ struct SchemaType {
     MemoryFormat,
     Layout,
     Generator,
+    Dimname,
+    /// QScheme, Storage, Stream, ...: parsed, never run.
     Other,
   };
   BaseKind Base = Other;
+  /// `T?` or `T[]?`.
   bool IsOptional = false;
   bool IsList = false;
-  /// The type as written, without alias annotation.
+  /// `T?[]`.
+  bool IsElementOptional = false;
+  /// The length of a fixed-size list (`int[2]`); 0 for any length.
+  uint8_t ListSize = 0;
+  /// The type as written, without alias annotation: `Tensor?[]`, `SymInt[2]`.
   std::string Spelling;
 
+  /// A fixed-size list matches a list of any length (`int[2]` is passed
+  /// as an IntArrayRef), but not one of another fixed length.
   bool operator==(const SchemaType &O) const {
-    return Base == O.Base && IsOptional == O.IsOptional && IsList == O.IsList;
+    return Base == O.Base && IsOptional == O.IsOptional &&
+           IsList == O.IsList && IsElementOptional == O.IsElementOptional &&
+           (ListSize == O.ListSize || ListSize == 0 || O.ListSize == 0);
   }
   bool operator!=(const SchemaType &O) const { return !(*this == O); }
+
+  /// Whether an argument of this type has a runtime C++ type, that is
+  /// whether skc maps it to one (lib/Sema/KernelSignature.cpp,
+  /// getNativeType); Note [Runtime types of schema types].
+  bool hasArgumentCppType() const;
+  /// The same for a return (KernelSignature.cpp, getReturnType).
+  bool hasReturnCppType() const;
 };
 
 struct SchemaArgument {
-  std::string Name;
+  std::string Name; ///< Empty for an unnamed return.
   SchemaType Type;
+  /// The alias annotation without parentheses: `a!`, `a`, `a -> *`.
+  std::string Alias;
+  /// The default as written: `None`, `[0,1]`, `"mean"`, `1e-05`.
+  std::string Default;
   bool IsWrite = false;
   bool IsKwargOnly = false;
   bool HasDefault = false;
@@ -85,8 +109,16 @@ struct OperatorSchema {
   /// The text it was parsed from.
   std::string Text;
 
-  /// Parses \p Text; throws sk::Error naming the schema and the problem.
+  /// Parses \p Text; throws sk::Error naming the schema, the column and
+  /// the problem.
   static OperatorSchema parse(std::string_view Text);
+
+  /// Whether every argument and return has a runtime C++ type, so that the
+  /// operator can have unboxed kernels.
+  bool hasCppTypes() const;
+  /// The schema in canonical form (single spaces, `, ` between arguments);
+  /// parsing it gives the same schema.
+  std::string str() const;
 };
 
 } // namespace sk

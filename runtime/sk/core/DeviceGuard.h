@@ -59,15 +59,16 @@ namespace detail {
 /// needs no initialization guard.
 inline std::atomic<const DeviceGuardImplInterface *> &
 deviceGuardImplSlot(DeviceType T) {
-  static std::atomic<const DeviceGuardImplInterface *>
-      Slots[NumDeviceTypes] = {};
+  static std::atomic<const DeviceGuardImplInterface *> Slots[NumDeviceTypes] =
+      {};
   return Slots[static_cast<int>(T)];
 }
 } // namespace detail
 
 /// Registers \p Impl (not owned; it must outlive every guard) for \p T;
 /// null unregisters. Throws sk::Error when \p Impl serves another type.
-void registerDeviceGuardImpl(DeviceType T, const DeviceGuardImplInterface *Impl);
+void registerDeviceGuardImpl(DeviceType T,
+                             const DeviceGuardImplInterface *Impl);
 
 /// The impl registered for \p T, or null (Note [Guards without an impl]).
 inline const DeviceGuardImplInterface *getDeviceGuardImpl(DeviceType T) {

@@ -35,7 +35,8 @@
 namespace sk {
 namespace detail {
 
-template <typename T> using Decay = std::remove_cv_t<std::remove_reference_t<T>>;
+template <typename T>
+using Decay = std::remove_cv_t<std::remove_reference_t<T>>;
 
 template <typename T, typename = void> struct Boxer {
   static_assert(sizeof(T) == 0,
@@ -59,59 +60,81 @@ inline SchemaType schemaType(SchemaType::BaseKind Base, const char *Spelling,
 template <> struct Boxer<Tensor> {
   static IValue box(const Tensor &T) { return IValue(T); }
   static Tensor &unbox(IValue &V) { return V.toTensor(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Tensor, "Tensor"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Tensor, "Tensor");
+  }
 };
 template <> struct Boxer<int64_t> {
   static IValue box(int64_t I) { return IValue(I); }
   static int64_t unbox(IValue &V) { return V.toInt(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Int, "int"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Int, "int");
+  }
 };
 template <> struct Boxer<double> {
   static IValue box(double D) { return IValue(D); }
   static double unbox(IValue &V) { return V.toDouble(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Float, "float"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Float, "float");
+  }
 };
 template <> struct Boxer<bool> {
   static IValue box(bool B) { return IValue(B); }
   static bool unbox(IValue &V) { return V.toBool(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Bool, "bool"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Bool, "bool");
+  }
 };
 template <> struct Boxer<Scalar> {
   static IValue box(const Scalar &S) { return IValue(S); }
   static Scalar unbox(IValue &V) { return V.toScalar(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Scalar, "Scalar"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Scalar, "Scalar");
+  }
 };
 template <> struct Boxer<std::string_view> {
   static IValue box(std::string_view S) { return IValue(std::string(S)); }
   static std::string_view unbox(IValue &V) { return V.toStringRef(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Str, "str"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Str, "str");
+  }
 };
 template <> struct Boxer<std::string> {
   static IValue box(const std::string &S) { return IValue(S); }
   static const std::string &unbox(IValue &V) { return V.toStringRef(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Str, "str"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Str, "str");
+  }
 };
 template <> struct Boxer<IntArrayRef> {
   static IValue box(IntArrayRef A) { return IValue(A.vec()); }
   static IntArrayRef unbox(IValue &V) { return V.toIntList(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Int, "int[]", true); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Int, "int[]", true);
+  }
 };
 template <> struct Boxer<std::vector<int64_t>> {
   static IValue box(std::vector<int64_t> A) { return IValue(std::move(A)); }
   static const std::vector<int64_t> &unbox(IValue &V) { return V.toIntList(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Int, "int[]", true); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Int, "int[]", true);
+  }
 };
 /// `float[]`.
 template <> struct Boxer<ArrayRef<double>> {
   static IValue box(ArrayRef<double> A) { return IValue(A.vec()); }
   static ArrayRef<double> unbox(IValue &V) { return V.toDoubleList(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Float, "float[]", true); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Float, "float[]", true);
+  }
 };
 /// `Scalar[]`.
 template <> struct Boxer<ArrayRef<Scalar>> {
   static IValue box(ArrayRef<Scalar> A) { return IValue(A.vec()); }
   static ArrayRef<Scalar> unbox(IValue &V) { return V.toScalarList(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Scalar, "Scalar[]", true); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Scalar, "Scalar[]", true);
+  }
 };
 /// `bool[N]` (`output_mask` of backward ops). The stack holds a
 /// std::vector<bool>, which has no contiguous bools to view, so unboxing
@@ -123,8 +146,8 @@ template <size_t N> struct Boxer<std::array<bool, N>> {
   }
   static std::array<bool, N> unbox(IValue &V) {
     const std::vector<bool> &L = V.toBoolList();
-    SK_CHECK_TYPE(L.size() == N, "expected a bool[", N, "] but got ",
-                  L.size(), " bools");
+    SK_CHECK_TYPE(L.size() == N, "expected a bool[", N, "] but got ", L.size(),
+                  " bools");
     std::array<bool, N> A{};
     for (size_t I = 0; I != N; ++I)
       A[I] = L[I];
@@ -139,27 +162,43 @@ template <size_t N> struct Boxer<std::array<bool, N>> {
 template <> struct Boxer<TensorList> {
   static IValue box(TensorList L) { return IValue(L.vec()); }
   static TensorList unbox(IValue &V) { return V.toTensorList(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Tensor, "Tensor[]", true); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Tensor, "Tensor[]", true);
+  }
 };
 template <> struct Boxer<std::vector<Tensor>> {
   static IValue box(std::vector<Tensor> L) { return IValue(std::move(L)); }
-  static const std::vector<Tensor> &unbox(IValue &V) { return V.toTensorList(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Tensor, "Tensor[]", true); }
+  static const std::vector<Tensor> &unbox(IValue &V) {
+    return V.toTensorList();
+  }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Tensor, "Tensor[]", true);
+  }
 };
 template <> struct Boxer<ScalarType> {
   static IValue box(ScalarType T) { return IValue(static_cast<int64_t>(T)); }
-  static ScalarType unbox(IValue &V) { return static_cast<ScalarType>(V.toInt()); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::ScalarType, "ScalarType"); }
+  static ScalarType unbox(IValue &V) {
+    return static_cast<ScalarType>(V.toInt());
+  }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::ScalarType, "ScalarType");
+  }
 };
 template <> struct Boxer<MemoryFormat> {
   static IValue box(MemoryFormat F) { return IValue(static_cast<int64_t>(F)); }
-  static MemoryFormat unbox(IValue &V) { return static_cast<MemoryFormat>(V.toInt()); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::MemoryFormat, "MemoryFormat"); }
+  static MemoryFormat unbox(IValue &V) {
+    return static_cast<MemoryFormat>(V.toInt());
+  }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::MemoryFormat, "MemoryFormat");
+  }
 };
 template <> struct Boxer<Device> {
   static IValue box(Device D) { return IValue(D); }
   static Device unbox(IValue &V) { return V.toDevice(); }
-  static SchemaType schemaType() { return detail::schemaType(SchemaType::Device, "Device"); }
+  static SchemaType schemaType() {
+    return detail::schemaType(SchemaType::Device, "Device");
+  }
 };
 /// A random generator is passed by pointer; null means the default one.
 template <> struct Boxer<Generator *> {
@@ -179,7 +218,8 @@ template <typename T> struct Boxer<std::optional<T>> {
   static IValue box(const std::optional<T> &O) {
     return O ? Boxer<T>::box(*O) : IValue();
   }
-  static std::optional<Decay<decltype(Boxer<T>::unbox(std::declval<IValue &>()))>>
+  static std::optional<
+      Decay<decltype(Boxer<T>::unbox(std::declval<IValue &>()))>>
   unbox(IValue &V) {
     if (V.isNone())
       return std::nullopt;
@@ -247,8 +287,7 @@ template <typename... Rs> struct ReturnBoxer<std::tuple<Rs...>> {
 private:
   template <size_t... Is>
   static std::tuple<Rs...> popImpl(Stack &S, std::index_sequence<Is...>) {
-    return std::tuple<Rs...>(
-        Decay<Rs>(Boxer<Decay<Rs>>::unbox(S[Is]))...);
+    return std::tuple<Rs...>(Decay<Rs>(Boxer<Decay<Rs>>::unbox(S[Is]))...);
   }
 };
 

@@ -75,18 +75,17 @@ SK_LIBRARY_IMPL(btest, CPU, m) {
       Sum += S.toDouble();
     return Scalar(Sum);
   });
-  m.impl("opt_ints", [](const Tensor &, OptionalIntArrayRef Dim,
-                        OptionalIntArrayRef Size,
-                        std::optional<std::string_view> Mode,
-                        std::string_view Name) -> int64_t {
-    return (Dim ? Dim->front() : -1) * 1000 +
-           (Size ? static_cast<int64_t>(Size->size()) : -1) * 100 +
-           (Mode ? static_cast<int64_t>(Mode->size()) : -1) * 10 +
-           static_cast<int64_t>(Name.size());
-  });
-  m.impl("inplace_", [](Tensor &Self, const Scalar &) -> Tensor & {
-    return Self;
-  });
+  m.impl("opt_ints",
+         [](const Tensor &, OptionalIntArrayRef Dim, OptionalIntArrayRef Size,
+            std::optional<std::string_view> Mode,
+            std::string_view Name) -> int64_t {
+           return (Dim ? Dim->front() : -1) * 1000 +
+                  (Size ? static_cast<int64_t>(Size->size()) : -1) * 100 +
+                  (Mode ? static_cast<int64_t>(Mode->size()) : -1) * 10 +
+                  static_cast<int64_t>(Name.size());
+         });
+  m.impl("inplace_",
+         [](Tensor &Self, const Scalar &) -> Tensor & { return Self; });
   m.impl("out1", [](const Tensor &, Tensor &Out) -> Tensor & { return Out; });
   m.impl("out2", [](const Tensor &, Tensor &Values, Tensor &Indices) {
     return std::tuple<Tensor &, Tensor &>(Values, Indices);
@@ -116,15 +115,16 @@ template <typename... Args> Stack callBoxed(const char *Name, Args &&...A) {
 TEST(BoxingTest, FixedSizeBoolList) {
   auto Mask = op<Tensor(const Tensor &, std::array<bool, 3>)>("btest::mask");
   EXPECT_EQ(Mask.call(cpu(1), {true, false, true}).size(0), 5);
-  Stack S = callBoxed("btest::mask", cpu(1), std::array<bool, 3>{false, true, true});
+  Stack S =
+      callBoxed("btest::mask", cpu(1), std::array<bool, 3>{false, true, true});
   ASSERT_EQ(S.size(), 1u);
   EXPECT_EQ(S[0].toTensor().size(0), 3);
   // A boxed caller may push a list of the wrong length.
   Stack Bad = {IValue(cpu(1)), IValue(std::vector<bool>{true})};
-  SK_EXPECT_ERROR(
-      Dispatcher::singleton().findSchemaOrThrow("btest::mask", "").callBoxed(
-          Bad),
-      "expected a bool[3] but got 1 bools");
+  SK_EXPECT_ERROR(Dispatcher::singleton()
+                      .findSchemaOrThrow("btest::mask", "")
+                      .callBoxed(Bad),
+                  "expected a bool[3] but got 1 bools");
 }
 
 TEST(BoxingTest, FloatListsAndOptionalFloatLists) {
@@ -160,18 +160,18 @@ TEST(BoxingTest, OptionalIntListsAndOptionalStrings) {
       op<int64_t(const Tensor &, OptionalIntArrayRef, OptionalIntArrayRef,
                  std::optional<std::string_view>, std::string_view)>(
           "btest::opt_ints");
-  EXPECT_EQ(OptInts.call(cpu(1), std::nullopt, std::nullopt, std::nullopt,
-                         "ab"),
-            -1000 - 100 - 10 + 2);
+  EXPECT_EQ(
+      OptInts.call(cpu(1), std::nullopt, std::nullopt, std::nullopt, "ab"),
+      -1000 - 100 - 10 + 2);
   std::vector<int64_t> Dim = {3}, Size = {4, 5};
   EXPECT_EQ(OptInts.call(cpu(1), IntArrayRef(Dim), IntArrayRef(Size),
                          std::string_view("mean"), "x"),
             3000 + 200 + 40 + 1);
-  Stack S = callBoxed("btest::opt_ints", cpu(1),
-                      OptionalIntArrayRef(IntArrayRef(Dim)),
-                      OptionalIntArrayRef(), std::optional<std::string_view>(
-                                                 std::string_view("sum")),
-                      std::string_view("name"));
+  Stack S =
+      callBoxed("btest::opt_ints", cpu(1),
+                OptionalIntArrayRef(IntArrayRef(Dim)), OptionalIntArrayRef(),
+                std::optional<std::string_view>(std::string_view("sum")),
+                std::string_view("name"));
   EXPECT_EQ(S.at(0).toInt(), 3000 - 100 + 30 + 4);
 }
 
@@ -189,8 +189,9 @@ TEST(BoxingTest, InplaceAndOutReturnTheCallersTensor) {
 
 TEST(BoxingTest, TwoOutputsReturnATupleOfReferences) {
   Tensor Self = cpu(1), Values = cpu(2), Indices = cpu(3);
-  auto Out2 = op<std::tuple<Tensor &, Tensor &>(const Tensor &, Tensor &,
-                                                Tensor &)>("btest::out2");
+  auto Out2 =
+      op<std::tuple<Tensor &, Tensor &>(const Tensor &, Tensor &, Tensor &)>(
+          "btest::out2");
   auto [V, I] = Out2.call(Self, Values, Indices);
   EXPECT_EQ(&V, &Values);
   EXPECT_EQ(&I, &Indices);
@@ -206,15 +207,17 @@ TEST(BoxingTest, TypedCallsIntoBoxedKernelsReturnReferencesToArguments) {
   auto Inplace =
       op<Tensor &(Tensor &, const Scalar &)>("btest::boxed_inplace_");
   EXPECT_EQ(&Inplace.call(Self, int64_t(2)), &Self);
-  auto Out2 = op<std::tuple<Tensor &, Tensor &>(const Tensor &, Tensor &,
-                                                Tensor &)>("btest::boxed_out2");
+  auto Out2 =
+      op<std::tuple<Tensor &, Tensor &>(const Tensor &, Tensor &, Tensor &)>(
+          "btest::boxed_out2");
   auto [V, I] = Out2.call(Self, Values, Indices);
   EXPECT_EQ(&V, &Values);
   EXPECT_EQ(&I, &Indices);
 }
 
 TEST(BoxingTest, TensorListAndTupleReturns) {
-  auto Unbind = op<std::vector<Tensor>(const Tensor &, int64_t)>("btest::unbind");
+  auto Unbind =
+      op<std::vector<Tensor>(const Tensor &, int64_t)>("btest::unbind");
   EXPECT_EQ(Unbind.call(cpu(4), 0).size(), 4u);
   Stack S = callBoxed("btest::unbind", cpu(3), int64_t(0));
   EXPECT_EQ(S.at(0).toTensorList().size(), 3u);
@@ -243,12 +246,12 @@ TEST(BoxingTest, SignatureCheckComparesTheNewTypes) {
       "in C++");
   SK_EXPECT_ERROR(I.impl("floats2", [](IntArrayRef) { return 1.0; }),
                   "'float[]' in the schema but 'int[]' in C++");
-  SK_EXPECT_ERROR(I.impl("index2", [](const Tensor &Self,
-                                      TensorList) { return Self; }),
-                  "'Tensor?[]' in the schema, which has no runtime C++ type");
-  SK_EXPECT_ERROR(I.impl("layout2",
-                         [](std::optional<int64_t>) { return cpu(1); }),
-                  "'Layout?' in the schema, which has no runtime C++ type");
+  SK_EXPECT_ERROR(
+      I.impl("index2", [](const Tensor &Self, TensorList) { return Self; }),
+      "'Tensor?[]' in the schema, which has no runtime C++ type");
+  SK_EXPECT_ERROR(
+      I.impl("layout2", [](std::optional<int64_t>) { return cpu(1); }),
+      "'Layout?' in the schema, which has no runtime C++ type");
   SK_EXPECT_ERROR(I.impl("scalar_opt", [](const Scalar &) { return cpu(1); }),
                   "'Scalar?' in the schema but 'Scalar' in C++");
   // Boxed kernels are fine for types without a C++ type.

@@ -73,8 +73,11 @@ public:
   size_t useCount() const noexcept { return Ptr ? Ptr->useCount() : 0; }
 
   void reset() noexcept {
-    if (Ptr && releaseLast())
-      delete Ptr;
+    // Only the null test is sure to be inlined, so that the destructor of
+    // a moved-from pointer (the temporary of `Tensor(IntrusivePtr::make(
+    // ...))`, say) folds away instead of calling an out-of-line reset().
+    if (Ptr)
+      dropReference();
     Ptr = nullptr;
   }
   /// Gives up ownership without decrementing.
@@ -89,6 +92,11 @@ public:
   bool operator!=(const IntrusivePtr &O) const { return Ptr != O.Ptr; }
 
 private:
+  /// Drops our (non-null) reference, deleting the object with the last.
+  void dropReference() noexcept {
+    if (releaseLast())
+      delete Ptr;
+  }
   /// Drops our reference; true when it was the last one.
   bool releaseLast() noexcept {
     // Note [Sole owner]: a count of 1 is our own reference, and no other

@@ -18,6 +18,22 @@
 /// functions are composites (CompositeExplicitAutograd in PyTorch):
 /// empty_like and then an in-place fill.
 ///
+/// Note [One-hop factory calls]
+/// The public C++ factories (`sk::empty`, ...) skip the BackendSelect hop
+/// when it is the hop the call would take: when the thread-local keys,
+/// which are all a factory call has to dispatch on, have BackendSelect and
+/// nothing above it, the dispatcher would run the BackendSelect kernel,
+/// and that kernel only picks the backend key from the device argument and
+/// redispatches to it. The factory picks the key itself, as that kernel
+/// does (FactoryOp::backendFor), and redispatches there directly: one
+/// indirect call instead of two, 7 by-value arguments passed once. The
+/// backend keys of the thread-local sets play no part on either path.
+/// Otherwise (a Tracer included, BackendSelect excluded, ...) it
+/// redispatches with exactly the keys the dispatcher's call() would
+/// compute, so every key above BackendSelect sees the call as before. The
+/// BackendSelect kernels stay registered: boxed callers, redispatches from
+/// keys above and the slow path go through them.
+///
 //===----------------------------------------------------------------------===//
 
 #include "sk/ops/Factories.h"
@@ -69,10 +85,22 @@ Tensor native::empty_cpu(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
   return detail::empty_cpu(Sizes, Dtype.value_or(kFloat), Format);
 }
 
-Tensor native::empty_meta(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
-                          std::optional<Device>,
-                          std::optional<MemoryFormat> Format) {
+/// native::empty_meta, always inlined, so that the Meta kernel registered
+/// for empty (its dispatcher entry point) allocates without a further
+/// call: row-major inline (Note [Inline row-major allocation]), which for
+/// a meta tensor is the whole of the work.
+[[gnu::always_inline]] static inline Tensor
+emptyMeta(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+          std::optional<Device>, std::optional<MemoryFormat> Format) {
+  if (SK_LIKELY(detail::isRowMajorFormat(Format)))
+    return detail::empty_row_major(Sizes, Dtype.value_or(kFloat), kMeta);
   return detail::empty_meta(Sizes, Dtype.value_or(kFloat), Format);
+}
+
+Tensor native::empty_meta(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
+                          std::optional<Device> Dev,
+                          std::optional<MemoryFormat> Format) {
+  return emptyMeta(Sizes, Dtype, Dev, Format);
 }
 
 Tensor native::empty_strided_cpu(IntArrayRef Sizes, IntArrayRef Strides,
@@ -319,7 +347,7 @@ SK_LIBRARY_IMPL(sk, CPU, m) {
 }
 
 SK_LIBRARY_IMPL(sk, Meta, m) {
-  m.impl("empty.memory_format", SK_FN(native::empty_meta));
+  m.impl("empty.memory_format", SK_FN(emptyMeta));
   m.impl("empty_strided", SK_FN(native::empty_strided_meta));
   m.impl("zeros", SK_FN(native::zeros_meta));
   m.impl("ones", SK_FN(native::ones_meta));
@@ -340,11 +368,25 @@ template <typename Sig> struct FactoryOp {
                    .template typed<Sig>()) {}
   /// The keys to redispatch to from BackendSelect: the backend of \p D.
   DispatchKeySet backendFor(std::optional<Device> D) const {
-    Device Dev = D.value_or(kCPU);
+    return backendFor(D.value_or(kCPU));
+  }
+  DispatchKeySet backendFor(Device Dev) const {
     DispatchKey K = backendKeyOf(Dev.type());
     if (SK_UNLIKELY(!Handle.hasKernelForDispatchKey(K)))
       noKernelFor(Name, Dev);
     return DispatchKeySet(K);
+  }
+  /// The keys a public factory call with \p Options redispatches with
+  /// (Note [One-hop factory calls]): the backend of the device when the
+  /// call would go to the BackendSelect kernel, else the keys call() would
+  /// compute.
+  [[gnu::always_inline]] DispatchKeySet callKeys(TensorOptions Options) const {
+    // No tensor arguments: only the thread-local keys.
+    DispatchKeySet KS = tlsIncludedKeys() - tlsExcludedKeys();
+    if (SK_LIKELY((KS - DispatchKeySet::below(DispatchKey::BackendSelect)) ==
+                  DispatchKeySet(DispatchKey::BackendSelect)))
+      return backendFor(Options.device()); // the CPU when unset
+    return KS;
   }
   const char *Name;
   TypedOperatorHandle<Sig> Handle;
@@ -469,28 +511,36 @@ SK_LIBRARY_IMPL(sk, BackendSelect, m) {
 
 Tensor empty(IntArrayRef Sizes, TensorOptions Options,
              std::optional<MemoryFormat> Format) {
-  return emptyOp().Handle.call(Sizes, Options.dtype_opt(), Options.device_opt(),
-                               mergeMemoryFormat("empty", Options, Format));
+  // Checked before the device, as the dispatcher's call() would.
+  std::optional<MemoryFormat> F = mergeMemoryFormat("empty", Options, Format);
+  const auto &Op = emptyOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Options.dtype_opt(),
+                              Options.device_opt(), F);
 }
 
 Tensor empty_strided(IntArrayRef Sizes, IntArrayRef Strides,
                      TensorOptions Options) {
-  return emptyStridedOp().Handle.call(Sizes, Strides, Options.dtype_opt(),
-                                      Options.device_opt());
+  const auto &Op = emptyStridedOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Strides,
+                              Options.dtype_opt(), Options.device_opt());
 }
 
 Tensor zeros(IntArrayRef Sizes, TensorOptions Options) {
-  return zerosOp().Handle.call(Sizes, Options.dtype_opt(),
-                               Options.device_opt());
+  const auto &Op = zerosOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Options.dtype_opt(),
+                              Options.device_opt());
 }
 
 Tensor ones(IntArrayRef Sizes, TensorOptions Options) {
-  return onesOp().Handle.call(Sizes, Options.dtype_opt(), Options.device_opt());
+  const auto &Op = onesOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Options.dtype_opt(),
+                              Options.device_opt());
 }
 
 Tensor full(IntArrayRef Sizes, const Scalar &Value, TensorOptions Options) {
-  return fullOp().Handle.call(Sizes, Value, Options.dtype_opt(),
-                              Options.device_opt());
+  const auto &Op = fullOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Value,
+                              Options.dtype_opt(), Options.device_opt());
 }
 
 Tensor arange(const Scalar &End, TensorOptions Options) {
@@ -503,13 +553,15 @@ Tensor arange(const Scalar &Start, const Scalar &End, TensorOptions Options) {
 
 Tensor arange(const Scalar &Start, const Scalar &End, const Scalar &Step,
               TensorOptions Options) {
-  return arangeOp().Handle.call(Start, End, Step, Options.dtype_opt(),
-                                Options.device_opt());
+  const auto &Op = arangeOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Start, End, Step,
+                              Options.dtype_opt(), Options.device_opt());
 }
 
 Tensor rand(IntArrayRef Sizes, Generator *Gen, TensorOptions Options) {
-  return randOp().Handle.call(Sizes, Gen, Options.dtype_opt(),
-                              Options.device_opt());
+  const auto &Op = randOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Gen,
+                              Options.dtype_opt(), Options.device_opt());
 }
 
 Tensor rand(IntArrayRef Sizes, TensorOptions Options) {
@@ -517,8 +569,9 @@ Tensor rand(IntArrayRef Sizes, TensorOptions Options) {
 }
 
 Tensor randn(IntArrayRef Sizes, Generator *Gen, TensorOptions Options) {
-  return randnOp().Handle.call(Sizes, Gen, Options.dtype_opt(),
-                               Options.device_opt());
+  const auto &Op = randnOp();
+  return Op.Handle.redispatch(Op.callKeys(Options), Sizes, Gen,
+                              Options.dtype_opt(), Options.device_opt());
 }
 
 Tensor randn(IntArrayRef Sizes, TensorOptions Options) {

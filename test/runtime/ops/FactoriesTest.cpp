@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "sk/ops/Factories.h"
+#include "sk/dispatch/Library.h"
+#include "sk/dispatch/Tracer.h"
 #include "sk/ops/FactoryKernels.h"
 
 #include "OpsTestUtils.h"
@@ -94,6 +96,92 @@ TEST(EmptyTest, Cuda_IsNotAvailable) {
   expectError([] { rand({2}, Device("privateuseone")); },
               "rand(): no kernel for device 'privateuseone'");
   EXPECT_THROW(arange(3, Device("cuda")), NotImplementedError);
+}
+
+//===----------------------------------------------------------------------===//
+// Note [One-hop factory calls]: the public factories skip the BackendSelect
+// hop only when the dispatcher would take it; every thread-local key above
+// BackendSelect still sees the call.
+//===----------------------------------------------------------------------===//
+
+using EmptySig = Tensor(IntArrayRef, std::optional<ScalarType>,
+                        std::optional<Device>, std::optional<MemoryFormat>);
+
+/// Calls of the Autograd kernel that OneHop tests register for empty.
+int AutogradEmptyCalls = 0;
+
+/// An Autograd kernel for sk::empty that counts its calls and redispatches
+/// below itself, as a real autograd kernel would.
+Tensor autogradEmpty(DispatchKeySet KS, IntArrayRef Sizes,
+                     std::optional<ScalarType> Dtype, std::optional<Device> Dev,
+                     std::optional<MemoryFormat> Format) {
+  ++AutogradEmptyCalls;
+  static auto Op = Dispatcher::singleton()
+                       .findSchemaOrThrow("sk::empty", "memory_format")
+                       .typed<EmptySig>();
+  return Op.redispatch(KS & DispatchKeySet::below(DispatchKey::Autograd),
+                       Sizes, Dtype, Dev, Format);
+}
+
+TEST(OneHopFactoryTest, Tracer_SeesEveryFactoryCall) {
+  TraceGuard Trace;
+  Tensor E = empty({2}, TensorOptions(kMeta).dtype(kHalf));
+  Tensor C = empty({3});
+  Tensor Z = zeros({1}, kMeta);
+  expectMeta(E, {2}, kHalf);
+  EXPECT_TRUE(C.is_cpu());
+  ASSERT_EQ(Trace.calls().size(), 3u);
+  EXPECT_EQ(Trace.calls()[0].Name.str(), "sk::empty.memory_format");
+  EXPECT_EQ(Trace.calls()[0].Returns[0], "tensor(float16[2], meta)");
+  EXPECT_EQ(Trace.calls()[1].Returns[0], "tensor(float32[3], cpu)");
+  EXPECT_EQ(Trace.calls()[2].Name.str(), "sk::zeros");
+  {
+    // Excluded, the Tracer sees nothing.
+    ExcludeDispatchKeyGuard NoTrace(DispatchKey::Tracer);
+    (void)empty({4}, kMeta);
+  }
+  EXPECT_EQ(Trace.calls().size(), 3u);
+}
+
+TEST(OneHopFactoryTest, IncludedKeyAboveBackendSelect_RunsItsKernel) {
+  Library L(Library::Impl, "sk", DispatchKey::Autograd, "t.cpp", 1);
+  L.impl("empty.memory_format", SK_FN(autogradEmpty));
+  AutogradEmptyCalls = 0;
+  (void)empty({2}, kMeta);
+  EXPECT_EQ(AutogradEmptyCalls, 0); // not included: not called
+  {
+    IncludeDispatchKeyGuard Include(DispatchKey::Autograd);
+    expectMeta(empty({2}, kMeta), {2}, kFloat);
+    EXPECT_TRUE(empty({2}).is_cpu());
+    EXPECT_EQ(AutogradEmptyCalls, 2);
+    ExcludeDispatchKeyGuard Exclude(DispatchKey::Autograd);
+    (void)empty({2}, kMeta);
+    EXPECT_EQ(AutogradEmptyCalls, 2); // included but excluded
+  }
+}
+
+TEST(OneHopFactoryTest, ExcludedBackendSelect_FailsAsACallWould) {
+  ExcludeDispatchKeyGuard NoBackendSelect(DispatchKey::BackendSelect);
+  // No key is left to dispatch on, exactly as for the dispatcher's call().
+  EXPECT_THROW(empty({2}, kMeta), Error);
+  EXPECT_THROW(zeros({2}), Error);
+}
+
+TEST(OneHopFactoryTest, IncludedBackendKeys_PlayNoPart) {
+  // BackendSelect redispatches to the device's backend alone; so does the
+  // one-hop path.
+  IncludeDispatchKeyGuard Include(DispatchKey::CPU);
+  expectMeta(empty({2}, kMeta), {2}, kFloat);
+  expectMeta(ones({2}, kMeta), {2}, kFloat);
+  EXPECT_TRUE(empty({2}).is_cpu());
+}
+
+TEST(OneHopFactoryTest, NoKernelForTheDevice_FailsOnEitherPath) {
+  expectError([] { empty({2}, Device("privateuseone")); },
+              "empty(): no kernel for device 'privateuseone'");
+  TraceGuard Trace;
+  expectError([] { empty({2}, Device("privateuseone")); },
+              "empty(): no kernel for device 'privateuseone'");
 }
 
 //===----------------------------------------------------------------------===//

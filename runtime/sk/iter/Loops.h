@@ -64,21 +64,21 @@ namespace detail {
 
 /// The signature of a callable (c10::function_traits).
 template <typename T>
-struct FunctionTraits : FunctionTraits<decltype(&T::operator())> {};
-template <typename R, typename... Args> struct FunctionTraits<R(Args...)> {
+struct LoopBodyTraits : LoopBodyTraits<decltype(&T::operator())> {};
+template <typename R, typename... Args> struct LoopBodyTraits<R(Args...)> {
   using result_type = R;
   using ArgsTuple = std::tuple<std::decay_t<Args>...>;
   static constexpr size_t arity = sizeof...(Args);
   template <size_t I> using arg = std::tuple_element_t<I, ArgsTuple>;
 };
 template <typename R, typename... Args>
-struct FunctionTraits<R (*)(Args...)> : FunctionTraits<R(Args...)> {};
+struct LoopBodyTraits<R (*)(Args...)> : LoopBodyTraits<R(Args...)> {};
 template <typename C, typename R, typename... Args>
-struct FunctionTraits<R (C::*)(Args...)> : FunctionTraits<R(Args...)> {};
+struct LoopBodyTraits<R (C::*)(Args...)> : LoopBodyTraits<R(Args...)> {};
 template <typename C, typename R, typename... Args>
-struct FunctionTraits<R (C::*)(Args...) const> : FunctionTraits<R(Args...)> {};
+struct LoopBodyTraits<R (C::*)(Args...) const> : LoopBodyTraits<R(Args...)> {};
 template <typename T>
-struct FunctionTraits<T &> : FunctionTraits<std::decay_t<T>> {};
+struct LoopBodyTraits<T &> : LoopBodyTraits<std::decay_t<T>> {};
 
 /// Converts between the runtime's element types (bool results are
 /// "nonzero").
@@ -227,7 +227,7 @@ inline void forEachRow(char **Base, const int64_t *Strides, int64_t Size0,
 
 template <typename Fn>
 void checkElementwise(const TensorIteratorBase &Iter, int NumOutputs) {
-  using Traits = FunctionTraits<Fn>;
+  using Traits = LoopBodyTraits<Fn>;
   SK_INTERNAL_ASSERT(Iter.ninputs() == static_cast<int>(Traits::arity),
                      "kernel takes ", Traits::arity,
                      " inputs but the "
@@ -241,7 +241,7 @@ void checkElementwise(const TensorIteratorBase &Iter, int NumOutputs) {
 
 /// The 1-d body of cpu_kernel and of cpu_kernel_vec's scalar path.
 template <typename Fn> struct ScalarLoop1d {
-  using Traits = FunctionTraits<Fn>;
+  using Traits = LoopBodyTraits<Fn>;
   using Indices = std::make_index_sequence<Traits::arity>;
   static constexpr int NT = static_cast<int>(Traits::arity) + 1;
 
@@ -375,7 +375,7 @@ template <typename Fn, typename VecFn>
 void cpu_kernel_vec(TensorIteratorBase &Iter, Fn &&F, VecFn &&VF,
                     int64_t GrainSize = kGrainSize) {
   using FnT = std::remove_reference_t<Fn>;
-  using Traits = detail::FunctionTraits<FnT>;
+  using Traits = detail::LoopBodyTraits<FnT>;
   using T = typename Traits::result_type;
   using Indices = std::make_index_sequence<Traits::arity>;
   static_assert(detail::allArgsAre<Traits, T>(Indices()),
@@ -444,7 +444,7 @@ template <typename Fn>
 void cpu_kernel_multiple_outputs(TensorIteratorBase &Iter, Fn &&F,
                                  int64_t GrainSize = kGrainSize) {
   using FnT = std::remove_reference_t<Fn>;
-  using Traits = detail::FunctionTraits<FnT>;
+  using Traits = detail::LoopBodyTraits<FnT>;
   using Result = typename Traits::result_type;
   constexpr int NumOut = static_cast<int>(std::tuple_size_v<Result>);
   constexpr int NT = NumOut + static_cast<int>(Traits::arity);

@@ -325,8 +325,8 @@ template <typename acc_t, typename ReduceOp, typename CombineOp,
 void cpu_reduce(TensorIteratorBase &Iter, acc_t Init, ReduceOp Reduce,
                 CombineOp Combine, ProjectOp Project,
                 int64_t GrainSize = kGrainSize) {
-  using scalar_t = typename detail::FunctionTraits<ReduceOp>::template arg<1>;
-  using out_t = typename detail::FunctionTraits<ProjectOp>::result_type;
+  using scalar_t = typename detail::LoopBodyTraits<ReduceOp>::template arg<1>;
+  using out_t = typename detail::LoopBodyTraits<ProjectOp>::result_type;
   detail::checkReduction(Iter);
   detail::ScalarRun<scalar_t, acc_t, ReduceOp> Run{Reduce};
   detail::ReduceLoop<scalar_t, acc_t, out_t, ReduceOp, CombineOp, ProjectOp,

@@ -72,6 +72,16 @@ std::optional<Tensor> maybe_create_proxy(const Tensor &Out, IntArrayRef Sizes,
                                        Options.device());
 }
 
+void copy_to_out(const Tensor &Result, const Tensor &Out) {
+  resize_out(Out, Result.sizes(), Result.strides(), Result.options());
+  Out.copy_(Result);
+}
+
+void copy_to_inplace(const Tensor &Result, const Tensor &Self) {
+  check_inplace(Self, Result.sizes(), Result.options());
+  Self.copy_(Result);
+}
+
 bool resize_output(const Tensor &Output, IntArrayRef Shape) {
   if (Output.sizes() == Shape)
     return false;

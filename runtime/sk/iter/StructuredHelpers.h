@@ -49,6 +49,16 @@ std::optional<Tensor> maybe_create_proxy(const Tensor &Out, IntArrayRef Sizes,
                                          IntArrayRef Strides,
                                          const TensorOptions &Options);
 
+/// The out= variant that skc generates for a backend with only a
+/// functional kernel (seed 002): \p Out takes \p Result's dtype and device
+/// checks and resize as resize_out gives them, then \p Result's values.
+void copy_to_out(const Tensor &Result, const Tensor &Out);
+
+/// The inplace variant generated from a functional kernel: \p Self must
+/// already have \p Result's sizes, dtype and device (as check_inplace
+/// says), then takes its values.
+void copy_to_inplace(const Tensor &Result, const Tensor &Self);
+
 /// Resizes \p Output to \p Shape (at::native::resize_output) and returns
 /// whether it changed. Resizing a tensor that has elements warns through
 /// SK_WARN, as PyTorch does; resizing an empty one is silent.

@@ -122,21 +122,6 @@ inline Tensor arange(IntArrayRef Sizes, ScalarType Dtype = kFloat,
   return fromVector(iota(N, Scale, Shift), Sizes, Dtype);
 }
 
-/// Copies \p Src into \p Dst (same sizes, any strides and dtypes), with a
-/// TensorIterator: what the generated wrappers' proxy copy-back does.
-inline void copyInto(const Tensor &Dst, const Tensor &Src) {
-  TensorIterator Iter = TensorIteratorConfig()
-                            .add_output(Dst)
-                            .add_input(Src)
-                            .check_all_same_dtype(false)
-                            .resize_outputs(false)
-                            .build();
-  visitScalarType(Dst.dtype(), [&](auto Tag) {
-    using E = decltype(Tag);
-    cpu_kernel(Iter, [](E X) { return X; });
-  });
-}
-
 } // namespace test
 } // namespace sk
 

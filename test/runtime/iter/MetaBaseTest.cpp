@@ -7,12 +7,14 @@
 #include "sk/iter/MetaBase.h"
 
 #include "IterTestUtils.h"
-#include "StructuredVariants.h"
+#include "sk/iter/StructuredVariants.h"
 
 #include <type_traits>
 
 using namespace sk;
 using namespace sk::test;
+using sk::impl::FunctionalVariant;
+
 
 //===--- A structured op with precomputed fields ------------------------===//
 //
@@ -84,7 +86,7 @@ namespace {
 
 /// The generated functional CPU wrapper of test_pool1d.
 Tensor wrapper_CPU_test_pool1d(const Tensor &self, int64_t kernel_size) {
-  FunctionalVariant<native::structured_test_pool1d_out, DeviceType::CPU, false,
+  FunctionalVariant<native::structured_test_pool1d_out, DispatchKey::CPU, false,
                     1>
       op;
   auto precompute = op.meta(self, kernel_size);

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // Four structured ops written as an author writes them (meta + impl) with
-// the wrappers skc generates for them written by hand (StructuredVariants.h
-// plus the wrapper functions below), on CPU and Meta:
+// the wrappers skc generates for them written by hand (the variants of
+// sk/iter/StructuredVariants.h and the wrapper functions below), on CPU
+// and Meta:
 //
 //   test_add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 //       a TensorIterator op (structured_inherits: TensorIteratorBase),
@@ -27,13 +28,17 @@
 #include "sk/iter/TypePromotion.h"
 
 #include "IterTestUtils.h"
-#include "StructuredVariants.h"
+#include "sk/iter/StructuredVariants.h"
 
 #include <cmath>
 #include <tuple>
 
 using namespace sk;
 using namespace sk::test;
+using sk::impl::FunctionalVariant;
+using sk::impl::InplaceVariant;
+using sk::impl::OutVariant;
+
 
 //===--- What the generator emits into the meta and native headers ------===//
 
@@ -190,147 +195,140 @@ SK_IMPL_FUNC(test_modf_out)(const Tensor &, const Tensor &, const Tensor &) {
 
 namespace {
 
-template <DeviceType Key>
-using AddParent = std::conditional_t<Key == DeviceType::Meta,
+template <DispatchKey Key>
+using AddParent = std::conditional_t<Key == DispatchKey::Meta,
                                      meta::structured_test_add_Tensor,
                                      native::structured_test_add_out>;
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor wrapper_test_add_Tensor(const Tensor &self, const Tensor &other,
                                const Scalar &alpha) {
   FunctionalVariant<AddParent<Key>, Key, true, 1> op;
   op.meta(self, other, alpha);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, other, alpha, op.outputs_[0]);
   return std::move(op.outputs_[0]);
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor &wrapper_test_add__Tensor(Tensor &self, const Tensor &other,
                                  const Scalar &alpha) {
   InplaceVariant<AddParent<Key>, Key, true, 1> op(self);
   op.meta(self, other, alpha);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, other, alpha, op.maybe_get_output(0));
-  if (op.proxy_outputs_[0])
-    copyInto(op.outputs_[0].get(), *op.proxy_outputs_[0]);
+  op.copy_back_proxies();
   return self;
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor &wrapper_test_add_out_out(const Tensor &self, const Tensor &other,
                                  const Scalar &alpha, Tensor &out) {
   OutVariant<AddParent<Key>, Key, true, 1> op(out);
   op.meta(self, other, alpha);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, other, alpha, op.maybe_get_output(0));
-  if (op.proxy_outputs_[0])
-    copyInto(op.outputs_[0].get(), *op.proxy_outputs_[0]);
+  op.copy_back_proxies();
   return out;
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 using ScaleParent =
-    std::conditional_t<Key == DeviceType::Meta, meta::structured_test_scale,
+    std::conditional_t<Key == DispatchKey::Meta, meta::structured_test_scale,
                        native::structured_test_scale_out>;
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor wrapper_test_scale(const Tensor &self, double factor) {
   FunctionalVariant<ScaleParent<Key>, Key, false, 1> op;
   op.meta(self, factor);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, factor, op.outputs_[0]);
   return std::move(op.outputs_[0]);
 }
 
 /// Also reports whether a proxy was used.
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor &wrapper_test_scale_(Tensor &self, double factor,
                             bool *UsedProxy = nullptr) {
   InplaceVariant<ScaleParent<Key>, Key, false, 1> op(self);
   op.meta(self, factor);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, factor, op.maybe_get_output(0));
   if (UsedProxy)
     *UsedProxy = op.proxy_outputs_[0].has_value();
-  if (op.proxy_outputs_[0] && Key != DeviceType::Meta)
-    copyInto(op.outputs_[0].get(), *op.proxy_outputs_[0]);
+  op.copy_back_proxies();
   return self;
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor &wrapper_test_scale_out_out(const Tensor &self, double factor,
                                    Tensor &out, bool *UsedProxy = nullptr) {
   OutVariant<ScaleParent<Key>, Key, false, 1> op(out);
   op.meta(self, factor);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, factor, op.maybe_get_output(0));
   if (UsedProxy)
     *UsedProxy = op.proxy_outputs_[0].has_value();
-  if (op.proxy_outputs_[0] && Key != DeviceType::Meta)
-    copyInto(op.outputs_[0].get(), *op.proxy_outputs_[0]);
+  op.copy_back_proxies();
   return out;
 }
 
-template <DeviceType Key>
-using SumParent = std::conditional_t<Key == DeviceType::Meta,
+template <DispatchKey Key>
+using SumParent = std::conditional_t<Key == DispatchKey::Meta,
                                      meta::structured_test_sum_dim_IntList,
                                      native::structured_test_sum_out>;
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor wrapper_test_sum_dim_IntList(const Tensor &self, IntArrayRef dim,
                                     bool keepdim,
                                     std::optional<ScalarType> dtype) {
   FunctionalVariant<SumParent<Key>, Key, false, 1> op;
   op.meta(self, dim, keepdim, dtype);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, dim, keepdim, dtype, op.outputs_[0]);
   return std::move(op.outputs_[0]);
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 Tensor &wrapper_test_sum_out_IntList_out(const Tensor &self, IntArrayRef dim,
                                          bool keepdim,
                                          std::optional<ScalarType> dtype,
                                          Tensor &out) {
   OutVariant<SumParent<Key>, Key, false, 1> op(out);
   op.meta(self, dim, keepdim, dtype);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, dim, keepdim, dtype, op.maybe_get_output(0));
-  if (op.proxy_outputs_[0])
-    copyInto(op.outputs_[0].get(), *op.proxy_outputs_[0]);
+  op.copy_back_proxies();
   return out;
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 using ModfParent =
-    std::conditional_t<Key == DeviceType::Meta, meta::structured_test_modf,
+    std::conditional_t<Key == DispatchKey::Meta, meta::structured_test_modf,
                        native::structured_test_modf_out>;
 
-template <DeviceType Key>
+template <DispatchKey Key>
 std::tuple<Tensor, Tensor> wrapper_test_modf(const Tensor &self) {
   FunctionalVariant<ModfParent<Key>, Key, true, 2> op;
   op.meta(self);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, op.outputs_[0], op.outputs_[1]);
   return std::make_tuple(std::move(op.outputs_[0]), std::move(op.outputs_[1]));
 }
 
-template <DeviceType Key>
+template <DispatchKey Key>
 std::tuple<Tensor &, Tensor &>
 wrapper_test_modf_out(const Tensor &self, Tensor &trunc, Tensor &frac) {
   OutVariant<ModfParent<Key>, Key, true, 2> op(trunc, frac);
   op.meta(self);
-  if constexpr (Key != DeviceType::Meta)
+  if constexpr (Key != DispatchKey::Meta)
     op.impl(self, op.maybe_get_output(0), op.maybe_get_output(1));
-  for (size_t I = 0; I < 2; ++I)
-    if (op.proxy_outputs_[I])
-      copyInto(op.outputs_[I].get(), *op.proxy_outputs_[I]);
+  op.copy_back_proxies();
   return std::forward_as_tuple(trunc, frac);
 }
 
-constexpr DeviceType CPU = DeviceType::CPU;
-constexpr DeviceType Meta = DeviceType::Meta;
+constexpr DispatchKey CPU = DispatchKey::CPU;
+constexpr DispatchKey Meta = DispatchKey::Meta;
 
 Tensor meta(IntArrayRef Sizes, ScalarType Dtype = kFloat) {
   return detail::empty_meta(Sizes, Dtype);

@@ -30,6 +30,15 @@ void KernelFunction::fallthroughKernel(OperatorKernel *,
   Op.redispatchBoxed(KS.remove(KS.highestPriorityKey()), *S);
 }
 
+KernelFunction KernelFunction::makeFromEntryPoints(const EntryPoints &E) {
+  KernelFunction K;
+  K.Unboxed = E.GetUnboxed();
+  K.Functor = std::make_shared<detail::UnboxedEntryKernel>(K.Unboxed);
+  K.Boxed = E.Boxed;
+  E.Describe(K);
+  return K;
+}
+
 KernelFunction KernelFunction::makeFallthrough() {
   KernelFunction K;
   K.Boxed = &fallthroughKernel;

@@ -70,6 +70,13 @@ struct FunctionTraits<R (C::*)(A...) const> : FunctionTraits<R(A...)> {};
 template <typename C, typename R, typename... A>
 struct FunctionTraits<R (C::*)(A...)> : FunctionTraits<R(A...)> {};
 
+/// The functor of an SK_FN kernel: its unboxed entry point, which the boxed
+/// entry point calls (Note [One boxed entry point per signature]).
+struct UnboxedEntryKernel final : OperatorKernel {
+  explicit UnboxedEntryKernel(void *Entry) : Entry(Entry) {}
+  void *Entry;
+};
+
 /// Stores a callable (a lambda or a function pointer known at run time).
 template <typename Callable> struct CallableKernel final : OperatorKernel {
   explicit CallableKernel(Callable C) : Fn(std::move(C)) {}
@@ -120,10 +127,27 @@ public:
   /// A kernel from `SK_FN(f)`.
   template <typename FuncType, FuncType *F>
   static KernelFunction
-  makeFromUnboxed(CompileTimeFunctionPointer<FuncType, F>);
+  makeFromUnboxed(CompileTimeFunctionPointer<FuncType, F> P);
   /// A kernel from a function pointer or a lambda.
   template <typename Callable>
   static KernelFunction makeFromUnboxedCallable(Callable C);
+
+  /// Fills in the signature and schema types of a kernel; one per C++
+  /// signature.
+  using DescribeFn = void (*)(KernelFunction &);
+  /// What makeFromUnboxed builds a kernel from, as constant data: a
+  /// generated file registers a table of them (SK_KERNEL) rather than
+  /// inlining the construction of each kernel
+  /// (Note [One boxed entry point per signature]).
+  struct EntryPoints {
+    void *(*GetUnboxed)();
+    InternalBoxedFn Boxed;
+    DescribeFn Describe;
+  };
+  template <typename FuncType, FuncType *F>
+  static constexpr EntryPoints
+  entryPointsOf(CompileTimeFunctionPointer<FuncType, F>);
+  static KernelFunction makeFromEntryPoints(const EntryPoints &E);
 
 private:
   template <typename Ret, typename... Args>
@@ -144,6 +168,7 @@ private:
 
   static void fallthroughKernel(OperatorKernel *, const OperatorHandle &,
                                 DispatchKeySet, Stack *);
+
 
   template <typename Ret, typename ParamTuple> struct Wrap;
 
@@ -175,12 +200,29 @@ struct KernelFunction::Wrap<Ret, std::tuple<Ps...>> {
     static Ret unboxedStatic(OperatorKernel *, DispatchKeySet KS, Args... A) {
       return invoke(F, KS, std::forward<Args>(A)...);
     }
-    template <typename FuncType, FuncType *F>
-    static void boxedStatic(OperatorKernel *, const OperatorHandle &,
-                            DispatchKeySet KS, Stack *S) {
+    // A cast to void * is not a constant expression; a function that
+    // makes it is.
+    template <typename FuncType, FuncType *F> static void *unboxedEntry() {
+      return reinterpret_cast<void *>(&unboxedStatic<FuncType, F>);
+    }
+    // Note [One boxed entry point per signature]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    // The unboxed entry point of an SK_FN kernel is a template over the
+    // function, so that the call inlines; the boxed one need not be. It is
+    // shared by every kernel of one signature and calls the unboxed entry
+    // point it finds in the functor. Instantiating the unboxing code once
+    // per signature instead of once per kernel is what keeps a generated
+    // Register<Key>.cpp of a thousand kernels fast to compile
+    // (torchgen's RegisterCPU.cpp takes a minute).
+    static void boxedViaUnboxed(OperatorKernel *K, const OperatorHandle &,
+                                DispatchKeySet KS, Stack *S) {
+      using Fn = Ret(OperatorKernel *, DispatchKeySet, Args...);
+      auto *Entry = reinterpret_cast<Fn *>(
+          static_cast<detail::UnboxedEntryKernel *>(K)->Entry);
       detail::callUnboxedFromStack<Ret, Args...>(
-          [](DispatchKeySet K, auto &&...Unboxed) -> Ret {
-            return invoke(F, K, std::forward<decltype(Unboxed)>(Unboxed)...);
+          [Entry](DispatchKeySet Keys, auto &&...Unboxed) -> Ret {
+            return Entry(nullptr, Keys,
+                         std::forward<decltype(Unboxed)>(Unboxed)...);
           },
           KS, *S, std::index_sequence_for<Args...>());
     }
@@ -245,26 +287,37 @@ template <BoxedKernelFn F> KernelFunction KernelFunction::makeFromBoxedFunction(
 }
 
 template <typename FuncType, FuncType *F>
-KernelFunction
-KernelFunction::makeFromUnboxed(CompileTimeFunctionPointer<FuncType, F>) {
+constexpr KernelFunction::EntryPoints
+KernelFunction::entryPointsOf(CompileTimeFunctionPointer<FuncType, F>) {
   using Traits = detail::FunctionTraits<FuncType>;
   using W = Wrap<typename Traits::Ret, typename Traits::Params>;
   using ForArgs = typename W::Args::Type;
-  KernelFunction K;
-  K.Unboxed = reinterpret_cast<void *>(
-      &ForArgs::template unboxedStatic<FuncType, F>);
-  K.Boxed = &ForArgs::template boxedStatic<FuncType, F>;
-  W::describe(K);
-  return K;
+  return {&ForArgs::template unboxedEntry<FuncType, F>,
+          &ForArgs::boxedViaUnboxed, &W::describe};
 }
+
+template <typename FuncType, FuncType *F>
+KernelFunction
+KernelFunction::makeFromUnboxed(CompileTimeFunctionPointer<FuncType, F> P) {
+  return makeFromEntryPoints(entryPointsOf(P));
+}
+
+namespace detail {
+/// The FunctionTraits of a function pointer, or of a lambda's operator().
+/// (std::conditional_t would name both, and a pointer has no operator().)
+template <typename Fn, typename = void> struct CallableTraits {
+  using Type = FunctionTraits<Fn>;
+};
+template <typename Fn>
+struct CallableTraits<Fn, std::void_t<decltype(&Fn::operator())>> {
+  using Type = FunctionTraits<decltype(&Fn::operator())>;
+};
+} // namespace detail
 
 template <typename Callable>
 KernelFunction KernelFunction::makeFromUnboxedCallable(Callable C) {
   using Fn = std::decay_t<Callable>;
-  using Traits = std::conditional_t<
-      std::is_pointer_v<Fn> || std::is_function_v<Fn>,
-      detail::FunctionTraits<Fn>,
-      detail::FunctionTraits<decltype(&Fn::operator())>>;
+  using Traits = typename detail::CallableTraits<Fn>::Type;
   using W = Wrap<typename Traits::Ret, typename Traits::Params>;
   using ForArgs = typename W::Args::Type;
   KernelFunction K;

@@ -63,6 +63,18 @@ Library &Library::impl(std::string_view Name, DispatchKey K, CppFunction F) {
   return *this;
 }
 
+Library &Library::impl(ArrayRef<KernelRegistration> Kernels) {
+  SK_CHECK(Key.has_value(),
+           "impl() of a table needs SK_LIBRARY_IMPL's dispatch key (",
+           debug(), ")");
+  Handles.reserve(Handles.size() + Kernels.size());
+  for (const KernelRegistration &R : Kernels)
+    Handles.push_back(Dispatcher::singleton().registerImpl(
+        qualify(R.Name), *Key, KernelFunction::makeFromEntryPoints(R.Kernel),
+        debug()));
+  return *this;
+}
+
 Library &Library::fallback(CppFunction F) {
   SK_CHECK(LibKind == Impl && Namespace == "_",
            "fallback() is only allowed in SK_LIBRARY_IMPL(_, Key, m) (",

@@ -63,6 +63,17 @@ private:
   KernelFunction Kernel;
 };
 
+/// One row of a generated registration table:
+///   const sk::KernelRegistration Kernels[] = {
+///     {"add.Tensor", SK_KERNEL(wrapper_CPU_add_Tensor)}, ...};
+///   SK_LIBRARY_IMPL(aten, CPU, m) { m.impl(Kernels); }
+/// The table is constant data: registering a thousand kernels this way
+/// compiles much faster than a thousand m.impl(name, SK_FN(f)) calls.
+struct KernelRegistration {
+  const char *Name;
+  KernelFunction::EntryPoints Kernel;
+};
+
 class Library {
 public:
   enum Kind {
@@ -84,6 +95,8 @@ public:
   /// CompositeImplicitAutograd, in a Def library).
   Library &impl(std::string_view Name, CppFunction F);
   Library &impl(std::string_view Name, DispatchKey Key, CppFunction F);
+  /// Registers every kernel of a table for the library's key.
+  Library &impl(ArrayRef<KernelRegistration> Kernels);
   /// Registers a fallback for this library's key (namespace "_" only).
   Library &fallback(CppFunction F);
 
@@ -116,6 +129,9 @@ private:
 } // namespace detail
 
 } // namespace sk
+
+/// The constant entry points of function \p Func, for a KernelRegistration.
+#define SK_KERNEL(Func) ::sk::KernelFunction::entryPointsOf(SK_FN(Func))
 
 #define SK_CONCAT_IMPL(A, B) A##B
 #define SK_CONCAT(A, B) SK_CONCAT_IMPL(A, B)

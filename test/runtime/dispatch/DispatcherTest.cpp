@@ -192,6 +192,56 @@ TEST(DispatcherTest, RegistrationHandlesUndoThemselves) {
                   "with arguments from the 'PrivateUse1' backend");
 }
 
+Tensor tabled(const Tensor &Self, int64_t N) {
+  return detail::empty_cpu({Self.size(0) + N}, kFloat);
+}
+Tensor tabledTwice(const Tensor &Self, int64_t N) {
+  return detail::empty_cpu({Self.size(0) + 2 * N}, kFloat);
+}
+
+TEST(DispatcherTest, KernelTablesRegisterEveryRowForTheLibrarysKey) {
+  // What generated Register<Key>.cpp files do: constant data, one loop.
+  static constexpr KernelRegistration Kernels[] = {
+      {"table_a", SK_KERNEL(tabled)}, {"table_b", SK_KERNEL(tabledTwice)}};
+  Library Def(Library::Fragment, "dtest", std::nullopt, "t.cpp", 1);
+  Def.def("table_a(Tensor self, int n) -> Tensor");
+  Def.def("table_b(Tensor self, int n) -> Tensor");
+  {
+    Library L(Library::Impl, "dtest", DispatchKey::PrivateUse2, "t.cpp", 2);
+    L.impl(Kernels);
+    IncludeDispatchKeyGuard G(DispatchKey::PrivateUse2);
+    using Sig = Tensor(const Tensor &, int64_t);
+    EXPECT_EQ(op<Sig>("dtest::table_a").call(cpuTensor(3), 4).size(0), 7);
+    EXPECT_EQ(op<Sig>("dtest::table_b").call(cpuTensor(3), 4).size(0), 11);
+    // Both share one boxed entry point, which must still reach each row's
+    // own kernel.
+    for (auto [Name, Want] : {std::pair("table_a", 7), {"table_b", 11}}) {
+      Stack S;
+      S.push_back(cpuTensor(3));
+      S.push_back(int64_t(4));
+      Dispatcher::singleton().findSchemaOrThrow(
+          std::string("dtest::") + Name, "").callBoxed(S);
+      ASSERT_EQ(S.size(), 1u);
+      EXPECT_EQ(S[0].toTensor().size(0), Want) << Name;
+    }
+  }
+  Library NoKey(Library::Fragment, "dtest", std::nullopt, "t.cpp", 3);
+  SK_EXPECT_ERROR(NoKey.impl(Kernels), "impl() of a table needs");
+}
+
+TEST(DispatcherTest, FunctionPointersRegisterAsCallables) {
+  Library Def(Library::Fragment, "dtest", std::nullopt, "t.cpp", 1);
+  Def.def("by_pointer(Tensor self, int n) -> Tensor");
+  Library L(Library::Impl, "dtest", DispatchKey::PrivateUse3, "t.cpp", 2);
+  Tensor (*Fn)(const Tensor &, int64_t) = &tabledTwice;
+  L.impl("by_pointer", Fn);
+  IncludeDispatchKeyGuard G(DispatchKey::PrivateUse3);
+  EXPECT_EQ(op<Tensor(const Tensor &, int64_t)>("dtest::by_pointer")
+                .call(cpuTensor(1), 1)
+                .size(0),
+            3);
+}
+
 TEST(DispatcherTest, FallthroughKernelsAreSkipped) {
   auto Which = op<Tensor(const Tensor &)>("dtest::which");
   Library L(Library::Impl, "dtest", DispatchKey::PrivateUse1, "t.cpp", 1);

@@ -41,6 +41,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/Utils.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -330,12 +331,15 @@ struct UnknownKernel {
 /// and what the diagnostic consumer tells the declaration extractor about
 /// the current translation unit.
 struct ParseSession {
-  ParseSession(DiagnosticsEngine &Diags, std::vector<KernelDecl> &Decls)
-      : Diags(Diags), Locs(Diags.getSourceMgr()), Decls(Decls) {}
+  ParseSession(DiagnosticsEngine &Diags, std::vector<KernelDecl> &Decls,
+               const KernelSourceOptions &Options)
+      : Diags(Diags), Locs(Diags.getSourceMgr()), Decls(Decls),
+        Options(Options) {}
 
   DiagnosticsEngine &Diags;
   LocationMapper Locs;
   std::vector<KernelDecl> &Decls;
+  const KernelSourceOptions &Options;
   /// (b) in the current translation unit.
   SmallVector<UnknownKernel, 2> UnknownKernels;
   /// The locations of definitions whose (a) diagnostic was left to Sema.
@@ -732,7 +736,8 @@ void BodyFactCollector::recordFacts(const clang::Expr *E, bool Unconditional) {
     if (any_of(Call->arguments(), isThis)) {
       const clang::FunctionDecl *Callee = Call->getDirectCallee();
       add(BodyFact::FK_SetOutput, E, /*Unconditional=*/false,
-          Callee && Callee->getIdentifier() ? Callee->getName() : "a call");
+          Callee && Callee->getIdentifier() ? Callee->getName() : "a call")
+          .ThroughCall = true;
     }
   }
   if (const auto *Call = dyn_cast<clang::CXXMemberCallExpr>(E)) {
@@ -1090,7 +1095,13 @@ public:
 
 protected:
   std::unique_ptr<clang::ASTConsumer>
-  CreateASTConsumer(clang::CompilerInstance &, StringRef) override {
+  CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
+    if (Session.Options.Dependencies) {
+      // The preprocessor exists already: attach by hand what
+      // CompilerInstance would have attached when creating it.
+      Dependencies = std::make_shared<clang::DependencyCollector>();
+      Dependencies->attachToPreprocessor(CI.getPreprocessor());
+    }
     return std::make_unique<KernelDeclConsumer>(Session, Found);
   }
 
@@ -1099,6 +1110,7 @@ protected:
 private:
   ParseSession &Session;
   std::vector<KernelDecl> Found;
+  std::shared_ptr<clang::DependencyCollector> Dependencies;
 };
 
 class KernelDeclActionFactory : public tooling::FrontendActionFactory {
@@ -1115,6 +1127,12 @@ private:
 } // namespace
 
 void KernelDeclAction::EndSourceFileAction() {
+  if (Dependencies) {
+    StringRef Generated = Session.Options.GeneratedIncludeDir;
+    for (const std::string &File : Dependencies->getDependencies())
+      if (Generated.empty() || !StringRef(File).starts_with(Generated))
+        Session.Options.Dependencies->insert(File);
+  }
   // Unknown structs whose definitions Clang dropped.
   for (UnknownKernel &U : Session.UnknownKernels) {
     KernelDecl K;
@@ -1290,7 +1308,7 @@ Error parseKernelSources(ArrayRef<std::string> Sources,
             "the directory of the compile command for '%s'", Source.c_str());
   }
 
-  ParseSession Session(Diags, Decls);
+  ParseSession Session(Diags, Decls, Options);
   ForwardingDiagConsumer Consumer(Session);
   KernelDeclActionFactory Factory(Session);
   // One ClangTool per source: ClangTool::run prints "[1/N] Processing file"

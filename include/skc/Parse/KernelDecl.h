@@ -72,6 +72,9 @@ struct BodyFact {
   /// build_* call sets every output: AllOutputs).
   std::optional<int64_t> OutputIndex;
   bool AllOutputs = false;
+  /// FK_SetOutput: a call handed the kernel itself (`cpu_kernel(*this,
+  /// ...)`), which may set outputs or only read them.
+  bool ThroughCall = false;
   /// Whether the fact is on every path through the body (it is not inside
   /// an if, a loop, a switch, a conditional operator or after an early
   /// return). Only then can "every output is set" be proven.

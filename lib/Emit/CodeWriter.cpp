@@ -35,9 +35,44 @@ void writeSectionBanner(raw_ostream &OS, StringRef Title) {
   OS << "===//\n";
 }
 
+void writeApiIncludes(raw_ostream &OS) {
+  OS << "#include \"sk/core/Device.h\"\n"
+        "#include \"sk/core/DispatchKeySet.h\"\n"
+        "#include \"sk/core/MemoryFormat.h\"\n"
+        "#include \"sk/core/OptionalRef.h\"\n"
+        "#include \"sk/core/Scalar.h\"\n"
+        "#include \"sk/core/ScalarType.h\"\n"
+        "#include \"sk/core/Tensor.h\"\n"
+        "#include \"sk/util/ArrayRef.h\"\n\n"
+        "#include <array>\n"
+        "#include <cstdint>\n"
+        "#include <optional>\n"
+        "#include <string_view>\n"
+        "#include <tuple>\n"
+        "#include <vector>\n\n"
+        "namespace sk {\nclass Generator;\n} // namespace sk\n";
+}
+
+std::string getShardedName(StringRef Stem, unsigned Shard,
+                           unsigned NumShards) {
+  if (NumShards == 1)
+    return (Stem + ".cpp").str();
+  return formatv("{0}_{1}.cpp", Stem, Shard).str();
+}
+
+std::string getCppStringLiteral(StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
+  }
+  return Out + "\"";
+}
+
 NamespaceScope::NamespaceScope(raw_ostream &OS, StringRef QualifiedName)
-    : OS(OS) {
-  QualifiedName.split(Names, "::");
+    : OS(OS), QualifiedName(QualifiedName.str()) {
+  StringRef(this->QualifiedName).split(Names, "::");
   for (StringRef N : Names)
     OS << "namespace " << N << " {\n";
 }

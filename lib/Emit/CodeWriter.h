@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+
 namespace skc {
 
 /// Writes the "@generated" banner at the top of a file:
@@ -21,6 +23,17 @@ void writeBanner(llvm::raw_ostream &OS, llvm::StringRef FileName,
 
 /// Writes a section banner before an operator's code.
 void writeSectionBanner(llvm::raw_ostream &OS, llvm::StringRef Title);
+
+/// Writes the includes that declare every type of the C++ API (Tensor,
+/// Scalar, ...) and no more, so that API headers stay cheap to include.
+void writeApiIncludes(llvm::raw_ostream &OS);
+
+/// `Stem.cpp`, or `Stem_<Shard>.cpp` when there are several shards.
+std::string getShardedName(llvm::StringRef Stem, unsigned Shard,
+                           unsigned NumShards);
+
+/// A C++ string literal holding \p S.
+std::string getCppStringLiteral(llvm::StringRef S);
 
 /// Opens `namespace A { namespace B {` for "A::B" and closes it when
 /// destroyed, with `} // namespace B` comments.
@@ -33,6 +46,8 @@ public:
 
 private:
   llvm::raw_ostream &OS;
+  /// Names points into it: callers often pass a temporary.
+  std::string QualifiedName;
   llvm::SmallVector<llvm::StringRef, 2> Names;
 };
 

@@ -89,8 +89,9 @@ static std::optional<CppType> getCommonType(const Type *T) {
     if (E->isBase(BaseTypeKind::Tensor))
       return sk("TensorList");
     if (E->isBase(BaseTypeKind::Bool) && T->getListSize())
-      return builtin(("std::array<bool, " + Twine(T->getListSize()) + ">")
-                         .str());
+      return CppType{
+          ("std::array<bool, " + Twine(T->getListSize()) + ">").str(),
+          ("::std::array<bool, " + Twine(T->getListSize()) + ">").str()};
     if (E->isBase(BaseTypeKind::Float))
       return sk("ArrayRef<double>");
     if (E->isBase(BaseTypeKind::Scalar))

@@ -38,6 +38,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 using namespace llvm;
 using namespace skc;
 
@@ -100,11 +102,44 @@ cl::opt<bool> Verify(
 
 cl::opt<std::string> OutputDir(
     "o",
-    cl::desc("Write the generated files (NativeMetaFunctions.h, "
-             "NativeFunctions.h) into this directory; files whose content "
-             "did not change are not rewritten, and nothing is written when "
+    cl::desc("Write the generated files into this directory: the kernel "
+             "headers, the C++ API, the schema registrations and, per "
+             "backend, Register<Key>.cpp and <Key>Functions.h (the list is "
+             "fixed by the options: see docs/cmake.md). Files whose content "
+             "did not change are not rewritten; nothing is written when "
              "there are errors"),
     cl::value_desc("dir"), cl::cat(SkcCategory));
+
+cl::opt<unsigned> Shards(
+    "shards",
+    cl::desc("Split each Register<Key>.cpp and Operators.cpp into N files "
+             "(<name>_0.cpp ... <name>_<N-1>.cpp) to compile in parallel"),
+    cl::value_desc("N"), cl::init(1), cl::cat(SkcCategory));
+
+cl::opt<std::string> DepfilePath(
+    "depfile",
+    cl::desc("With -o, write a Makefile-syntax depfile naming the generated "
+             "files and everything they were made from: the schema, the "
+             "tags file, the sources and the headers they include"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<std::string> DepfileTarget(
+    "depfile-target",
+    cl::desc("The one target the depfile names (a build system's stamp "
+             "file); default: every generated file"),
+    cl::value_desc("path"), cl::cat(SkcCategory));
+
+cl::opt<std::string> DispatcherNamespace(
+    "namespace",
+    cl::desc("The dispatcher namespace of operators written without one "
+             "(default: aten)"),
+    cl::value_desc("name"), cl::init("aten"), cl::cat(SkcCategory));
+
+cl::opt<std::string> CppNamespace(
+    "cpp-namespace",
+    cl::desc("The C++ namespace of the generated API: <ns>::add, "
+             "<ns>::cpu::add (default: sk)"),
+    cl::value_desc("name"), cl::init("sk"), cl::cat(SkcCategory));
 
 cl::list<std::string> Sources(cl::Positional,
                               cl::desc("[kernel sources (.cpp, .cu)...]"),
@@ -119,9 +154,11 @@ cl::opt<std::string> BuildPath(
 
 cl::list<std::string> Backends(
     "backend",
-    cl::desc("The backends whose kernels are built and so must be defined "
-             "(default: CPU when a .cpp source is given, CUDA when a .cu "
-             "source is)"),
+    cl::desc("The backends built: their kernels must be defined and their "
+             "registrations are generated; CPU, CUDA, PrivateUse1, "
+             "PrivateUse2, PrivateUse3 (default: CPU when a .cpp source is "
+             "given, plus CUDA when a .cu source is; Meta is always "
+             "generated)"),
     cl::value_desc("CPU,CUDA"), cl::CommaSeparated, cl::cat(SkcCategory));
 
 cl::opt<bool> NoMissingKernels(
@@ -192,12 +229,35 @@ static Error writeIfChanged(StringRef Dir, const GeneratedFile &F) {
   return Error::success();
 }
 
+/// The backends built: --backend, else CPU for .cpp sources and CUDA for
+/// .cu ones.
+static std::vector<std::string> getBackends() {
+  if (!Backends.empty())
+    return {Backends.begin(), Backends.end()};
+  std::vector<std::string> Result;
+  if (any_of(Sources, [](const std::string &S) {
+        return !StringRef(S).ends_with(".cu");
+      }))
+    Result.push_back("CPU");
+  if (any_of(Sources,
+             [](const std::string &S) { return StringRef(S).ends_with(".cu"); }))
+    Result.push_back("CUDA");
+  return Result;
+}
+
+/// What checking the kernel sources found.
+struct SourceFacts {
+  std::vector<KernelDecl> Decls;
+  /// The files the sources include (for the depfile).
+  std::set<std::string> Dependencies;
+};
+
 /// Parses the kernel sources with the generated headers mapped in, and
 /// checks every definition against the model.
 static Error checkKernelSources(const OperatorModel &Model,
                                 ArrayRef<GeneratedFile> Generated,
                                 const std::vector<std::string> &ExtraFlags,
-                                DiagnosticsEngine &Diags) {
+                                DiagnosticsEngine &Diags, SourceFacts &Facts) {
   std::shared_ptr<const clang::tooling::CompilationDatabase> Database;
   if (!BuildPath.empty()) {
     auto DB = loadCompilationDatabase(BuildPath);
@@ -214,27 +274,73 @@ static Error checkKernelSources(const OperatorModel &Model,
   Options.RuntimeIncludeDir = RuntimeInclude;
   Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
   Options.CUDAPath = CUDAPath;
+  Options.Dependencies = &Facts.Dependencies;
 
-  std::vector<KernelDecl> Decls;
-  if (Error E =
-          parseKernelSources(Sources, Database.get(), Options, Diags, Decls))
+  if (Error E = parseKernelSources(Sources, Database.get(), Options, Diags,
+                                   Facts.Decls))
     return E;
 
   KernelCheckOptions Check;
   Check.RequireAllKernels = !NoMissingKernels;
-  if (Backends.empty()) {
-    Check.BuildCPU = any_of(Sources, [](const std::string &S) {
-      return !StringRef(S).ends_with(".cu");
-    });
-    Check.BuildCUDA = any_of(Sources, [](const std::string &S) {
-      return StringRef(S).ends_with(".cu");
-    });
-  } else {
-    Check.BuildCPU = is_contained(Backends, "CPU");
-    Check.BuildCUDA = is_contained(Backends, "CUDA");
-  }
-  checkKernels(Model, Decls, Check, Diags);
+  std::vector<std::string> Built = getBackends();
+  Check.BuildCPU = is_contained(Built, "CPU");
+  Check.BuildCUDA = is_contained(Built, "CUDA");
+  checkKernels(Model, Facts.Decls, Check, Diags);
   return Error::success();
+}
+
+/// Escapes a path for a Makefile-syntax depfile (spaces, '#', '$').
+static std::string escapeForDepfile(StringRef Path) {
+  std::string Out;
+  for (char C : Path) {
+    if (C == ' ' || C == '#')
+      Out += '\\';
+    else if (C == '$')
+      Out += '$';
+    Out += C;
+  }
+  return Out;
+}
+
+/// Writes the depfile: every generated file (or --depfile-target) depends
+/// on every input.
+static Error writeDepfile(StringRef Path, ArrayRef<GeneratedFile> Files,
+                          ArrayRef<std::string> Inputs) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  if (!DepfileTarget.empty()) {
+    OS << escapeForDepfile(DepfileTarget);
+  } else {
+    for (size_t I = 0; I != Files.size(); ++I) {
+      SmallString<256> Output(OutputDir);
+      sys::path::append(Output, Files[I].Name);
+      OS << (I ? " \\\n  " : "") << escapeForDepfile(Output);
+    }
+  }
+  OS << ':';
+  for (const std::string &Input : Inputs)
+    OS << " \\\n  " << escapeForDepfile(Input);
+  OS << '\n';
+  SmallString<256> Dir(Path);
+  sys::path::remove_filename(Dir);
+  return writeIfChanged(Dir.empty() ? "." : Dir.str(),
+                        {sys::path::filename(Path).str(), Text});
+}
+
+/// The runtime headers of an installation (<prefix>/include beside
+/// <prefix>/bin/skc), or the source tree's, found at configure time.
+static std::string findRuntimeInclude(const char *Argv0) {
+  if (RuntimeInclude.getNumOccurrences())
+    return RuntimeInclude;
+  std::string Exe = sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findRuntimeInclude));
+  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Installed, "include");
+  SmallString<256> Probe(Installed);
+  sys::path::append(Probe, "sk", "Kernel.h");
+  if (!Exe.empty() && sys::fs::exists(Probe))
+    return std::string(Installed);
+  return RuntimeInclude;
 }
 
 /// The tags file to use: --tags, else tags.yaml beside the schema, else none.
@@ -272,9 +378,10 @@ int main(int argc, char **argv) {
           "native_functions.yaml format\n"
           "  and, given kernel sources, every meta function, impl and native "
           "kernel\n"
-          "  in them against those schemas.\n\n"
-          "  skc --schema ops.yaml [-o DIR] [-p BUILD_DIR] [SOURCES...] "
-          "[-- FLAGS]\n\n"
+          "  in them against those schemas; with -o, generates the variants,\n"
+          "  registrations, Meta backend and C++ API of every operator.\n\n"
+          "  skc --schema ops.yaml [--backend=CPU,...] [-o DIR] [--depfile FILE]\n"
+          "      [-p BUILD_DIR] [SOURCES...] [-- FLAGS]\n\n"
           "  Diagnostics go to stderr: as text, or with "
           "--diagnostics-format=sarif\n"
           "  as one SARIF 2.1.0 log; -verify checks them against "
@@ -292,6 +399,23 @@ int main(int argc, char **argv) {
         << "no input; pass '--schema FILE' (see 'skc --help')\n";
     return ExitUsage;
   }
+  for (const std::string &B : Backends)
+    if (!isEmittableBackend(B)) {
+      WithColor::error(errs(), "skc")
+          << "unknown backend '" << B
+          << "'; expected CPU, CUDA, PrivateUse1, PrivateUse2 or "
+             "PrivateUse3\n";
+      return ExitUsage;
+    }
+  if (Shards == 0) {
+    WithColor::error(errs(), "skc") << "'--shards' must be at least 1\n";
+    return ExitUsage;
+  }
+  if (!DepfilePath.empty() && OutputDir.empty()) {
+    WithColor::error(errs(), "skc") << "'--depfile' needs '-o DIR'\n";
+    return ExitUsage;
+  }
+  RuntimeInclude = findRuntimeInclude(argv[0]);
 
   SourceMgr SM;
   // LLVM's --color option decides; by default, colour when stderr is a tty.
@@ -328,12 +452,22 @@ int main(int argc, char **argv) {
 
   EmitOptions Opts;
   Opts.Inputs.push_back(sys::path::filename(SchemaPath).str());
-  std::vector<GeneratedFile> Generated;
+  Opts.Backends = getBackends();
+  Opts.Shards = Shards;
+  Opts.Namespace = DispatcherNamespace;
+  Opts.CppNamespace = CppNamespace;
+  std::vector<GeneratedFile> Headers;
+  SourceFacts Facts;
   // Kernel sources are checked against a sound schema only.
   if (!Diags.hasErrors()) {
-    Generated = emitNativeFunctionHeaders(Model, Opts);
+    // Every generated header, so that a composite kernel may include
+    // Functions.h before it exists on disk.
+    for (GeneratedFile &F : emitAll(Model, Opts))
+      if (StringRef(F.Name).ends_with(".h"))
+        Headers.push_back(std::move(F));
     if (!Sources.empty())
-      if (Error E = checkKernelSources(Model, Generated, ExtraFlags, Diags))
+      if (Error E =
+              checkKernelSources(Model, Headers, ExtraFlags, Diags, Facts))
         return Fail(std::move(E));
   }
   Diags.finish();
@@ -358,9 +492,28 @@ int main(int argc, char **argv) {
   if (PrintStats)
     printStats(computeStats(Model), outs());
 
-  if (!OutputDir.empty())
-    for (const GeneratedFile &F : Generated)
-      if (Error E = writeIfChanged(OutputDir, F))
-        return Fail(std::move(E));
+  if (OutputDir.empty())
+    return ExitClean;
+  if (!Sources.empty()) {
+    Opts.DefinedNativeKernels.emplace();
+    for (const KernelDecl &D : Facts.Decls)
+      if (D.Kind == KernelDeclKind::Native)
+        Opts.DefinedNativeKernels->insert(D.Name);
+  }
+  std::vector<GeneratedFile> Files = emitAll(Model, Opts);
+  for (const GeneratedFile &F : Files)
+    if (Error E = writeIfChanged(OutputDir, F))
+      return Fail(std::move(E));
+  if (!DepfilePath.empty()) {
+    std::vector<std::string> Inputs = {SchemaPath};
+    if (std::string Tags = findTagsFile(); !Tags.empty())
+      Inputs.push_back(Tags);
+    Inputs.insert(Inputs.end(), Sources.begin(), Sources.end());
+    for (const std::string &D : Facts.Dependencies)
+      if (!is_contained(Inputs, D))
+        Inputs.push_back(D);
+    if (Error E = writeDepfile(DepfilePath, Files, Inputs))
+      return Fail(std::move(E));
+  }
   return ExitClean;
 }

@@ -16,7 +16,9 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,33 @@ struct EmitOptions {
   /// The input files, as the banner names them (file names, not paths, so
   /// that output does not depend on where the build runs).
   std::vector<std::string> Inputs;
+  /// The backends built, by dispatch key name: "CPU", "CUDA",
+  /// "PrivateUse1".. "PrivateUse3". Meta and the composite keys are always
+  /// generated.
+  std::vector<std::string> Backends;
+  /// Register<Key>.cpp and Operators.cpp are split into this many files.
+  unsigned Shards = 1;
+  /// The dispatcher namespace of operators written without one.
+  std::string Namespace = "aten";
+  /// The C++ namespace of the generated API (`sk::add`, `sk::cpu::add`).
+  std::string CppNamespace = "sk";
+  /// The native kernels the kernel sources define, when sources were given:
+  /// an implicit CompositeImplicitAutograd kernel (a function without a
+  /// dispatch table) is registered only when it is defined.
+  std::optional<llvm::StringSet<>> DefinedNativeKernels;
 };
+
+/// The dispatch keys skc accepts in EmitOptions::Backends.
+bool isEmittableBackend(llvm::StringRef Key);
+
+/// The names of the files emitAll() writes for \p Opts: fixed by the
+/// options alone, never by the schema, so that a build system can name
+/// them before skc runs (docs/cmake.md).
+std::vector<std::string> getOutputFileNames(const EmitOptions &Opts);
+
+/// Every generated file, in getOutputFileNames() order.
+std::vector<GeneratedFile> emitAll(const OperatorModel &Model,
+                                   const EmitOptions &Opts);
 
 /// NativeMetaFunctions.h (a `sk::meta::structured_<op>` struct per
 /// structured group, declaring meta()) and NativeFunctions.h (a

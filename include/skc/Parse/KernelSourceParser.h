@@ -29,6 +29,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct KernelSourceOptions {
   std::string ResourceDir;
   /// The CUDA toolkit, for .cu sources; empty to find it as clang does.
   std::string CUDAPath;
+  /// When non-null, receives every file the sources include, less system
+  /// headers and the generated ones: what a depfile names.
+  std::set<std::string> *Dependencies = nullptr;
 };
 
 /// Parses \p Sources and appends what it finds to \p Decls, source by

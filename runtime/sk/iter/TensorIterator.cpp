@@ -48,6 +48,24 @@ static void broadcastInPlace(DimVector &Shape, IntArrayRef B) {
   }
 }
 
+/// Broadcasts \p Shape with \p B, both of rank \p Ndim, in place, as
+/// broadcastInPlace does (the same error for the same sizes); returns
+/// whether \p B differed from \p Shape.
+static bool broadcastSameRank(int64_t *Shape, const int64_t *B, size_t Ndim) {
+  bool Differ = false;
+  for (size_t I = Ndim; I-- > 0;) {
+    int64_t SizeA = Shape[I], SizeB = B[I];
+    if (SizeA == SizeB)
+      continue;
+    Differ = true;
+    if (SK_UNLIKELY(SizeA != 1 && SizeB != 1))
+      reportBroadcastMismatch(SizeA, SizeB, I);
+    if (SizeA == 1)
+      Shape[I] = SizeB;
+  }
+  return Differ;
+}
+
 DimVector infer_size_dimvector(IntArrayRef A, IntArrayRef B) {
   DimVector Expanded(A);
   broadcastInPlace(Expanded, B);
@@ -173,11 +191,24 @@ TensorIterator TensorIteratorConfig::build() {
 //    SK_CHECKs, whose by-reference captures keep the loop's variables in
 //    memory.
 void TensorIteratorBase::build(TensorIteratorConfig &Config) {
+  populate_operands(Config);
+  build_populated(Config);
+}
+
+void TensorIteratorBase::build_populated(const TensorIteratorConfig &Config) {
   IsReduction = Config.IsReduction;
   EnforceLinearIteration = Config.EnforceLinearIteration;
   StaticShape = Config.StaticShape.has_value();
 
-  populate_operands(Config);
+  bool MayBeFunctionalElementwise =
+      !HasDefinedOutputs && !IsReduction && !StaticShape &&
+      !Config.StaticDtype && !Config.StaticDevice &&
+      Config.CheckAllSameDevice;
+  if (MayBeFunctionalElementwise && build_functional_elementwise(Config)) {
+    if (!IsMeta)
+      setDataPointers();
+    return;
+  }
   mark_outputs();
   compute_mem_overlaps(Config);
   compute_shape(Config);
@@ -200,22 +231,111 @@ void TensorIteratorBase::build(TensorIteratorConfig &Config) {
   }
   if (IsMeta)
     return;
+  setDataPointers();
+}
+
+void TensorIteratorBase::setDataPointers() {
   for (OperandInfo &Op : Operands) {
     SK_INTERNAL_ASSERT(Op.impl(), "operand left undefined");
     Op.data = Op.impl()->data();
   }
 }
 
-void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
-  NumOutputs = Config.NumOutputs;
-  size_t N = Config.Tensors.size();
+// Note [Functional elementwise fast path]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Most builds are the functional call of an elementwise op: every output
+// undefined, every input defined, row-major contiguous, of one dtype and
+// on one device, with no static shape, dtype or device and not a
+// reduction (add(A, B) on meta tensors, for shape inference, above all).
+// For those, the passes of the general path reduce to
+//  - compute_shape: the broadcast of the inputs' sizes;
+//  - compute_types: the inputs' dtype (promoted as compute_types promotes
+//    it) and device, given to every output;
+//  - fast_set_up (inputs of one shape) or fast_set_up_row_major (others):
+//    row-major outputs of that shape,
+// which build_functional_elementwise() computes in one pass over the
+// inputs, a fill of the shape and the outputs' allocation. When one of
+// its assumptions fails (different dtypes or devices, a strided input,
+// sizes that do not broadcast), it returns false having changed nothing
+// but Shape, and build() takes the general path, which recomputes Shape
+// and makes the checks and errors of the general case. The outputs and
+// the options passed to set_output_raw_strided are the general path's
+// exactly (TensorIteratorTest checks both paths against each other).
+
+bool TensorIteratorBase::build_functional_elementwise(
+    const TensorIteratorConfig &Config) {
+  int NT = ntensors();
+  if (NT == NumOutputs)
+    return false;
+  // One pass over the inputs: dtype, device, layout and the broadcast
+  // shape, computed as compute_shape computes it (so a broadcast error
+  // here is the one the general path would raise first).
+  const TensorImpl *First = Operands[NumOutputs].impl();
+  if (!First || !First->is_contiguous())
+    return false;
+  ScalarType Dtype = First->dtype();
+  Device Dev = First->device();
+  Shape = First->sizes();
+  bool SameShape = true;
+  for (int I = NumOutputs + 1; I != NT; ++I) {
+    const TensorImpl *T = Operands[I].impl();
+    if (!T || T->dtype() != Dtype || T->device() != Dev || !T->is_contiguous())
+      return false;
+    IntArrayRef S = T->sizes();
+    if (S.size() == Shape.size()) {
+      SameShape &= !broadcastSameRank(Shape.data(), S.data(), S.size());
+      continue;
+    }
+    SameShape = false;
+    broadcastInPlace(Shape, S);
+  }
+  size_t Ndim = Shape.size();
+  AllOpsSameShape = SameShape;
+  AllOpsAreScalars = Ndim == 0;
+
+  // compute_types, for inputs that agree.
+  CommonDtype = Dtype;
+  CommonDevice = Dev;
+  if (AllOpsAreScalars && Config.PromoteInputsToCommonDtype)
+    compute_common_dtype();
+  if (Config.PromoteIntegerInputsToFloat &&
+      isIntegralType(CommonDtype, /*IncludeBool=*/true))
+    CommonDtype = get_default_dtype();
+
+  // The outputs, as fast_set_up (one shape) or fast_set_up_row_major
+  // (broadcast) allocate them.
+  for (int I = 0; I != NumOutputs; ++I) {
+    Operands[I].target_dtype = CommonDtype;
+    Operands[I].device = CommonDevice;
+  }
+  TensorOptions Options = TensorOptions(CommonDtype).device(CommonDevice);
+  if (SameShape)
+    Options = Options.memory_format(MemoryFormat::Contiguous);
+  for (int I = 0; I != NumOutputs; ++I) {
+    set_output_raw_strided(I, Shape, {}, Options);
+    if (!SameShape)
+      Operands[I].current_dtype = CommonDtype;
+  }
+  // As in fast_set_up, one shape gives one dimension, on meta tensors too;
+  // fast_set_up_row_major leaves meta iterators as they are.
+  if (SameShape)
+    coalesce_dense_operands();
+  else if (!IsMeta)
+    finish_row_major_set_up(Config);
+  return true;
+}
+
+template <typename TensorFn>
+void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
+                                                TensorFn Tensor) {
+  NumOutputs = NumOutputsArg;
   Operands.reserve(N);
   bool Meta = false;
   bool DefinedOutputs = false;
   for (size_t I = 0; I != N; ++I) {
-    OperandInfo &Op = Operands.emplace_back(std::move(Config.Tensors[I]));
+    OperandInfo &Op = Operands.emplace_back(Tensor(I));
     const TensorImpl *Impl = Op.impl();
-    bool Output = I < static_cast<size_t>(Config.NumOutputs);
+    bool Output = I < static_cast<size_t>(NumOutputsArg);
     Op.is_output = Output;
     DefinedOutputs |= Output && Impl;
     // Any meta operand makes the whole computation a meta one: shapes and
@@ -225,6 +345,20 @@ void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
   HasDefinedOutputs = DefinedOutputs;
   if (Meta)
     IsMeta = true;
+}
+
+void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
+  populate_operands_from(Config.Tensors.size(), Config.NumOutputs,
+                         [&Config](size_t I) -> detail::MaybeOwnedTensor && {
+                           return std::move(Config.Tensors[I]);
+                         });
+}
+
+void TensorIteratorBase::populate_borrowed_operands(
+    ArrayRef<const Tensor *> Tensors, int NumOutputsArg) {
+  populate_operands_from(Tensors.size(), NumOutputsArg, [Tensors](size_t I) {
+    return detail::MaybeOwnedTensor::borrowed(*Tensors[I]);
+  });
 }
 
 void TensorIteratorBase::mark_outputs() {
@@ -535,6 +669,11 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
     }
   }
 
+  coalesce_dense_operands();
+  return true;
+}
+
+void TensorIteratorBase::coalesce_dense_operands() {
   // Every operand is dense in the same order: one dimension.
   if (ndim() > 1)
     HasCoalescedDimensions = true;
@@ -547,7 +686,6 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
     if (ndim() > 0)
       Op.stride_bytes[0] = static_cast<int64_t>(Op.impl()->itemsize());
   }
-  return true;
 }
 
 bool TensorIteratorBase::fast_set_up_row_major(
@@ -573,6 +711,12 @@ bool TensorIteratorBase::fast_set_up_row_major(
   }
   if (IsMeta)
     return true;
+  finish_row_major_set_up(Config);
+  return true;
+}
+
+void TensorIteratorBase::finish_row_major_set_up(
+    const TensorIteratorConfig &Config) {
   compute_strides(Config, /*AfterAllocation=*/true);
   int Ndim = ndim();
   Perm.resize(Ndim);
@@ -580,7 +724,6 @@ bool TensorIteratorBase::fast_set_up_row_major(
     Perm[I] = Ndim - 1 - I;
   permute_dimensions(Perm);
   coalesce_dimensions();
-  return true;
 }
 
 void TensorIteratorBase::compute_strides(const TensorIteratorConfig &Config,
@@ -1005,6 +1148,27 @@ static TensorIteratorConfig &binaryOpConfig(TensorIteratorConfig &C) {
       .enforce_safe_casting_to_output(true);
 }
 
+// Note [Constant builder configurations]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The borrowing builders of structured meta functions (add's
+// build_borrowing_binary_op, ...) configure every build the same way, and
+// a TensorIteratorConfig made per call, with its operand list filled and
+// then moved out and destroyed, cost as much as a quarter of a meta
+// build. They keep their configuration in a function-local constant
+// instead (flags only, no operands) and put their borrowed operands
+// straight into the iterator (populate_borrowed_operands); build_populated
+// then runs as build() would on a configuration holding them.
+
+namespace {
+/// The flags of binaryOpConfig, or with \p IntegerToFloat those of the
+/// binary float ops, without operands.
+struct BinaryOpFlags : TensorIteratorConfig {
+  explicit BinaryOpFlags(bool IntegerToFloat) {
+    binaryOpConfig(*this).promote_integer_inputs_to_float(IntegerToFloat);
+  }
+};
+} // namespace
+
 void TensorIteratorBase::build_binary_op(const Tensor &Out, const Tensor &A,
                                          const Tensor &B) {
   TensorIteratorConfig C;
@@ -1017,8 +1181,11 @@ void TensorIteratorBase::build_binary_op(const Tensor &Out, const Tensor &A,
 void TensorIteratorBase::build_borrowing_binary_op(const Tensor &Out,
                                                    const Tensor &A,
                                                    const Tensor &B) {
-  TensorIteratorConfig C;
-  build(binaryOpConfig(C).add_output(Out).add_input(A).add_input(B));
+  // Note [Constant builder configurations].
+  static const BinaryOpFlags Flags(/*IntegerToFloat=*/false);
+  const Tensor *Tensors[] = {&Out, &A, &B};
+  populate_borrowed_operands(Tensors, /*NumOutputs=*/1);
+  build_populated(Flags);
 }
 
 void TensorIteratorBase::build_binary_float_op(const Tensor &Out,
@@ -1035,12 +1202,11 @@ void TensorIteratorBase::build_binary_float_op(const Tensor &Out,
 void TensorIteratorBase::build_borrowing_binary_float_op(const Tensor &Out,
                                                          const Tensor &A,
                                                          const Tensor &B) {
-  TensorIteratorConfig C;
-  build(binaryOpConfig(C)
-            .promote_integer_inputs_to_float(true)
-            .add_output(Out)
-            .add_input(A)
-            .add_input(B));
+  // Note [Constant builder configurations].
+  static const BinaryOpFlags Flags(/*IntegerToFloat=*/true);
+  const Tensor *Tensors[] = {&Out, &A, &B};
+  populate_borrowed_operands(Tensors, /*NumOutputs=*/1);
+  build_populated(Flags);
 }
 
 /// The configuration of comparison ops: a bool result when \p Out is

@@ -471,15 +471,34 @@ protected:
     };
   }
 
+  /// build() on a configuration whose operands are already in place.
+  void build_populated(const TensorIteratorConfig &Config);
   void populate_operands(TensorIteratorConfig &Config);
+  /// Borrows \p Tensors (outputs first, \p NumOutputs of them) as the
+  /// operands (Note [Constant builder configurations]).
+  void populate_borrowed_operands(ArrayRef<const Tensor *> Tensors,
+                                  int NumOutputs);
+  /// Operand I is made from the MaybeOwnedTensor that \p Tensor(I) gives.
+  template <typename TensorFn>
+  void populate_operands_from(size_t N, int NumOutputs, TensorFn Tensor);
   void mark_outputs();
   void mark_resize_outputs(const TensorIteratorConfig &Config);
   void compute_mem_overlaps(const TensorIteratorConfig &Config);
   void compute_shape(const TensorIteratorConfig &Config);
   void compute_types(const TensorIteratorConfig &Config);
   ScalarType compute_common_dtype();
+  /// Note [Functional elementwise fast path]: builds the common case in
+  /// one pass, or returns false for build() to take the general path.
+  bool build_functional_elementwise(const TensorIteratorConfig &Config);
   bool fast_set_up(const TensorIteratorConfig &Config);
   bool fast_set_up_row_major(const TensorIteratorConfig &Config);
+  /// The end of fast_set_up: every operand dense in one order becomes one
+  /// dimension of element-sized strides.
+  void coalesce_dense_operands();
+  /// The end of fast_set_up_row_major once the outputs exist: strides,
+  /// the row-major permutation, coalescing.
+  void finish_row_major_set_up(const TensorIteratorConfig &Config);
+  void setDataPointers();
   void compute_strides(const TensorIteratorConfig &Config,
                        bool AfterAllocation = false);
   void reorder_dimensions();

@@ -8,6 +8,7 @@
 
 #include "sk/iter/Loops.h"
 #include "sk/iter/ReduceUtils.h"
+#include "sk/iter/StructuredHelpers.h"
 #include "sk/iter/TypePromotion.h"
 
 #include "IterTestUtils.h"
@@ -416,6 +417,185 @@ TEST(TensorIteratorTest, EnforceLinearIteration_KeepsRowMajorOrder) {
                             .enforce_linear_iteration()
                             .build();
   EXPECT_EQ(Iter.output().strides(), IntArrayRef({4, 1}));
+}
+
+//===--- Note [Functional elementwise fast path] ------------------------===//
+
+/// A functional structured-kernel iterator that records what
+/// set_output_raw_strided is asked for.
+struct RecordingIterator final : TensorIteratorBase {
+  struct Call {
+    std::vector<int64_t> Sizes, Strides;
+    TensorOptions Options;
+    bool operator==(const Call &O) const {
+      return Sizes == O.Sizes && Strides == O.Strides && Options == O.Options;
+    }
+  };
+  void set_output_raw_strided(int64_t Idx, IntArrayRef Sizes,
+                              IntArrayRef Strides,
+                              TensorOptions Options) override {
+    Calls.push_back({Sizes.vec(), Strides.vec(), Options});
+    Outputs[Idx] = impl::create_out(Sizes, Strides, Options);
+    TensorIteratorBase::set_output_raw_strided(Idx, Sizes, Strides, Options);
+  }
+  using TensorIteratorBase::maybe_get_output;
+  const Tensor &maybe_get_output(int64_t Idx) override { return Outputs[Idx]; }
+
+  std::vector<Call> Calls;
+  Tensor Outputs[2];
+};
+
+/// Builds a binary-op-like iterator over \p Inputs with \p NumOutputs
+/// undefined outputs; with \p General, with the common dtype and device
+/// of \p Fast declared static, which keeps the result but takes the
+/// general path.
+void buildFunctional(RecordingIterator &Iter, const std::vector<Tensor> &Inputs,
+                     bool IntegerToFloat, int NumOutputs = 1,
+                     const RecordingIterator *Fast = nullptr) {
+  TensorIteratorConfig Config;
+  Config.set_check_mem_overlap(true)
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true)
+      .promote_integer_inputs_to_float(IntegerToFloat)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true);
+  if (Fast)
+    Config.declare_static_dtype_and_device(Fast->common_dtype(),
+                                           Fast->common_device());
+  for (int I = 0; I != NumOutputs; ++I)
+    Config.add_owned_output(Tensor());
+  for (const Tensor &T : Inputs)
+    Config.add_input(T);
+  Iter.build(Config);
+}
+
+/// The message of the error \p F throws ("" when it does not throw).
+template <typename Fn> std::string errorOf(Fn &&F) {
+  try {
+    F();
+  } catch (const std::exception &E) {
+    return E.what();
+  }
+  return "";
+}
+
+TEST(TensorIteratorTest, FunctionalFastPath_AgreesWithTheGeneralPath) {
+  struct Case {
+    std::vector<std::vector<int64_t>> Sizes;
+    ScalarType Dtype;
+    bool IntegerToFloat;
+  };
+  std::vector<Case> Cases = {
+      {{{1, 1024}, {1024, 1}}, kFloat, false}, // broadcast
+      {{{2, 3}, {2, 3}}, kHalf, false},        // one shape
+      {{{5, 1, 3}, {4, 1}}, kFloat, false},    // ranks differ
+      {{{4, 1}, {5, 1, 3}}, kDouble, false},
+      {{{0, 2}, {2}}, kLong, false},           // no elements
+      {{{2, 3}, {3}}, kInt, true},             // integers computed in float
+      {{{}, {}}, kByte, false},                // all 0-dim
+      {{{}, {3}}, kFloat, false},              // 0-dim with a tensor
+      {{{2, 3, 4, 5}, {2, 3, 4, 5}}, kFloat, false},
+      {{{2, 1, 4, 1}, {1, 3, 1, 5}, {5}}, kBool, false}};
+  for (const Case &C : Cases) {
+    for (bool Meta : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "case " << &C - Cases.data()
+                                        << (Meta ? " on meta" : " on cpu"));
+      std::vector<Tensor> Inputs;
+      for (const std::vector<int64_t> &S : C.Sizes)
+        Inputs.push_back(Meta ? meta(S, C.Dtype) : cpu(S, C.Dtype));
+      for (int NumOutputs : {1, 2}) {
+        RecordingIterator Fast, General;
+        buildFunctional(Fast, Inputs, C.IntegerToFloat, NumOutputs);
+        buildFunctional(General, Inputs, C.IntegerToFloat, NumOutputs,
+                        &Fast);
+        EXPECT_EQ(Fast.Calls, General.Calls);
+        EXPECT_EQ(Fast.shape(), General.shape());
+        EXPECT_EQ(Fast.is_meta(), Meta);
+        EXPECT_EQ(Fast.common_dtype(), General.common_dtype());
+        ASSERT_EQ(Fast.ntensors(), General.ntensors());
+        for (int I = 0; I != Fast.ntensors(); ++I) {
+          EXPECT_EQ(Fast.tensor(I).sizes(), General.tensor(I).sizes());
+          EXPECT_EQ(Fast.tensor(I).strides(), General.tensor(I).strides());
+          EXPECT_EQ(Fast.dtype(I), General.dtype(I));
+          EXPECT_EQ(Fast.device(I), General.device(I));
+          EXPECT_EQ(Fast.strides(I), General.strides(I));
+          EXPECT_EQ(Fast.data_ptr(I) == nullptr,
+                    General.data_ptr(I) == nullptr);
+          if (Meta) {
+            EXPECT_EQ(Fast.data_ptr(I), nullptr);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(TensorIteratorTest, FunctionalFastPath_ErrorsAsTheGeneralPath) {
+  RecordingIterator Probe;
+  buildFunctional(Probe, {cpu({2})}, false);
+  auto ErrorsAgree = [&](std::vector<Tensor> Inputs) {
+    std::string Fast = errorOf([&] {
+      RecordingIterator Iter;
+      buildFunctional(Iter, Inputs, false);
+    });
+    std::string General = errorOf([&] {
+      RecordingIterator Iter;
+      buildFunctional(Iter, Inputs, false, 1, &Probe);
+    });
+    EXPECT_NE(Fast, "");
+    EXPECT_EQ(Fast, General);
+  };
+  // Sizes that do not broadcast, found at the second and the third input,
+  // with equal and with different ranks.
+  ErrorsAgree({cpu({2, 3}), cpu({2, 4})});
+  ErrorsAgree({cpu({2, 3}), cpu({3}), cpu({4})});
+  ErrorsAgree({cpu({3}), cpu({2, 4})});
+  // A broadcast error comes before the device error of a later input.
+  ErrorsAgree({cpu({2, 3}), cpu({2, 4}), meta({2, 3})});
+  ErrorsAgree({cpu({2, 3}), meta({2, 3})});
+}
+
+TEST(TensorIteratorTest, FunctionalFastPath_LeavesOtherCasesToTheGeneralPath) {
+  // Mixed dtypes promote, a transposed input keeps its layout, a CPU
+  // scalar joins meta operands: all as before.
+  TensorIterator Mixed;
+  Mixed.build_borrowing_binary_op(Tensor(), cpu({2, 3}, kInt),
+                                  cpu({3}, kFloat));
+  EXPECT_EQ(Mixed.output().dtype(), kFloat);
+  Tensor T = transposed(cpu({4, 6}), 0, 1);
+  TensorIterator Strided;
+  Strided.build_borrowing_binary_op(Tensor(), T, cpu({6, 4}));
+  EXPECT_EQ(Strided.output().strides(), IntArrayRef({1, 6}));
+  Tensor Zero = cpu({}, kFloat);
+  TensorIterator Joined;
+  Joined.build_borrowing_binary_op(Tensor(), meta({3}), Zero);
+  EXPECT_TRUE(Joined.output().is_meta());
+  // A given output takes the general path too (resized, with a warning
+  // when it had elements).
+  Tensor Out = cpu({0});
+  TensorIterator Given;
+  Given.build_borrowing_binary_op(Out, cpu({2}), cpu({2}));
+  EXPECT_EQ(Out.sizes(), IntArrayRef({2}));
+}
+
+TEST(TensorIteratorTest, BorrowingBuilders_KeepTheirConfiguration) {
+  // Note [Constant builder configurations]: the same flags every call.
+  for (int Round = 0; Round != 2; ++Round) {
+    TensorIterator Float;
+    Float.build_borrowing_binary_float_op(Tensor(), cpu({2}, kInt),
+                                          cpu({2}, kInt));
+    EXPECT_EQ(Float.output().dtype(), kFloat);
+    TensorIterator Binary;
+    Binary.build_borrowing_binary_op(Tensor(), cpu({2}, kInt), cpu({2}, kInt));
+    EXPECT_EQ(Binary.output().dtype(), kInt);
+    Tensor LongOut = cpu({2}, kLong);
+    expectError(
+        [&] {
+          TensorIterator Unsafe;
+          Unsafe.build_borrowing_binary_op(LongOut, cpu({2}), cpu({2}));
+        },
+        "result type Float can't be cast to the desired output type Long");
+  }
 }
 
 //===--- Reductions -----------------------------------------------------===//

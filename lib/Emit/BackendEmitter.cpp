@@ -344,11 +344,11 @@ static void writeStructuredWrapper(raw_ostream &OS, DispatchKey Key,
   } else {
     unsigned N = G.Out->getSchema().getOutArguments().size();
     if (N == 1) {
-      OS << "  return std::move(op.outputs_[0]);\n";
+      OS << "  return ::std::move(op.outputs_[0]);\n";
     } else {
       SmallVector<std::string, 2> Moved;
       for (unsigned I = 0; I != N; ++I)
-        Moved.push_back(formatv("std::move(op.outputs_[{0}])", I).str());
+        Moved.push_back(formatv("::std::move(op.outputs_[{0}])", I).str());
       OS << "  return ::std::make_tuple(" << join(Moved, ", ") << ");\n";
     }
   }

@@ -13,7 +13,12 @@
 ///                           does before printing anything;
 ///   BM_ReadYAML             readYAML alone (yaml-cpp and the located tree);
 ///   BM_ParseFuncStrings     parseFunctionSchema over every func string;
-///   BM_BuildOperatorModel   buildOperatorModel alone, on parsed entries.
+///   BM_BuildOperatorModel   buildOperatorModel alone, on parsed entries;
+///   BM_Generate             load, check and emit every file `skc -o`
+///                           writes for --backend=CPU,CUDA (in memory):
+///                           the generation step of issue 5 (target <= 1 s;
+///                           torchgen: 8.2 s);
+///   BM_EmitAll              emitAll alone, on a built model.
 ///
 /// The files are read once, outside the timed loops; each iteration adds
 /// them to a fresh SourceMgr (without copying) as the driver would.
@@ -21,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Emit/Emitters.h"
 #include "skc/Parse/SchemaFile.h"
 #include "skc/Parse/SchemaParser.h"
 #include "skc/Parse/YAMLNode.h"
@@ -182,5 +188,62 @@ static void BM_BuildOperatorModel(benchmark::State &State) {
   }
 }
 BENCHMARK(BM_BuildOperatorModel)->Unit(benchmark::kMillisecond);
+
+static EmitOptions getEmitOptions() {
+  EmitOptions Opts;
+  Opts.Inputs = {"native_functions.yaml"};
+  Opts.Backends = {"CPU", "CUDA"};
+  return Opts;
+}
+
+/// Reports the bytes the last iteration generated.
+static void setEmitCounters(benchmark::State &State,
+                            const std::vector<GeneratedFile> &Files) {
+  size_t Bytes = 0;
+  for (const GeneratedFile &F : Files)
+    Bytes += F.Contents.size();
+  State.counters["files"] = Files.size();
+  State.counters["bytes"] = Bytes;
+}
+
+static void BM_Generate(benchmark::State &State) {
+  if (skipIfUnreadable(State))
+    return;
+  EmitOptions Opts = getEmitOptions();
+  for (auto _ : State) {
+    SourceMgr SM;
+    IgnoringDiagnosticConsumer Consumer;
+    DiagnosticsEngine Diags(SM, Consumer);
+    TagsFile Tags = parseTagsFile(getTagsFile().addTo(SM), Diags);
+    TypeContext Types;
+    std::vector<SchemaEntry> Entries =
+        parseSchemaFile(getSchemaFile().addTo(SM), Types, Diags);
+    OperatorModel Model = buildOperatorModel(std::move(Entries), &Tags, Diags);
+    std::vector<GeneratedFile> Files = emitAll(Model, Opts);
+    benchmark::DoNotOptimize(Files);
+    setEmitCounters(State, Files);
+  }
+}
+BENCHMARK(BM_Generate)->Unit(benchmark::kMillisecond);
+
+static void BM_EmitAll(benchmark::State &State) {
+  if (skipIfUnreadable(State))
+    return;
+  SourceMgr SM;
+  IgnoringDiagnosticConsumer Consumer;
+  DiagnosticsEngine Diags(SM, Consumer);
+  TagsFile Tags = parseTagsFile(getTagsFile().addTo(SM), Diags);
+  TypeContext Types;
+  std::vector<SchemaEntry> Entries =
+      parseSchemaFile(getSchemaFile().addTo(SM), Types, Diags);
+  OperatorModel Model = buildOperatorModel(std::move(Entries), &Tags, Diags);
+  EmitOptions Opts = getEmitOptions();
+  for (auto _ : State) {
+    std::vector<GeneratedFile> Files = emitAll(Model, Opts);
+    benchmark::DoNotOptimize(Files);
+    setEmitCounters(State, Files);
+  }
+}
+BENCHMARK(BM_EmitAll)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -2,7 +2,9 @@
 # nothing when nothing changed; after an edit of one kernel source or of a
 # header it includes, skc, that source's compile and the links, nothing
 # else; after an edit of the schema that changes no generated file, skc
-# alone. Builds a copy of test/cmake/incremental/ with GENERATOR.
+# alone; after one that adds a variant, skc, the generated files it
+# rewrote and what includes them, and the link. Builds a copy of
+# test/cmake/incremental/ with GENERATOR.
 #
 # Arguments: SKC_PREFIX, SOURCE_DIR, BINARY_DIR, GENERATOR, MAKE_PROGRAM,
 # CXX_COMPILER, BUILD_TYPE.
@@ -86,12 +88,41 @@ skc_test_build(steps)
 skc_test_expect_steps("a schema edit that changes no generated file"
   "${steps}" "${skc_step}")
 
+# A new variant of twice's group, and the program calling it: skc rewrites
+# the API headers, Operators.cpp and the registrations of CPU, Meta and the
+# schemas, which are compiled again, with main.cpp (it includes
+# Functions.h). The kernel declarations do not change, so neither kernel
+# source is compiled again nor the archive made again; nor do the composite
+# registrations, which have no operator.
+file(APPEND "${src}/ops.yaml"
+  "- func: twice_(Tensor(a!) self) -> Tensor(a!)\n"
+  "  structured_delegate: twice.out\n")
+file(READ "${src}/main.cpp" main)
+set(marker "  // IncrementalBuild.cmake adds a call of twice_ here.\n")
+if(NOT main MATCHES "${marker}")
+  message(FATAL_ERROR "FAILED: main.cpp lacks the line '${marker}'")
+endif()
+string(REPLACE "${marker}"
+  "  std::cout << \"twice_: \" << incr::twice_(X) << '\\n';\n" main "${main}")
+file(WRITE "${src}/main.cpp" "${main}")
+set(objects "CMakeFiles/incr_ops_skc_objects.dir/skc-generated/incr_ops")
+skc_test_build(steps)
+skc_test_expect_steps("a schema edit that adds a variant" "${steps}"
+  "${skc_step}"
+  "Building CXX object ${objects}/Operators.cpp.o"
+  "Building CXX object ${objects}/RegisterCPU.cpp.o"
+  "Building CXX object ${objects}/RegisterMeta.cpp.o"
+  "Building CXX object ${objects}/RegisterSchema.cpp.o"
+  "Building CXX object CMakeFiles/incr.dir/main.cpp.o"
+  "${link}")
+
 skc_test_build(steps)
 skc_test_expect_steps("a build after those" "${steps}")
 
 skc_test_run(output "${build}/incr")
 foreach(expected "twice: tensor\\(\\[-4\\., -2\\.,  0\\.,  2\\.\\]\\)"
-                 "clamp_min_zero: tensor\\(\\[0\\., 0\\., 0\\., 1\\.\\]\\)")
+                 "clamp_min_zero: tensor\\(\\[0\\., 0\\., 0\\., 1\\.\\]\\)"
+                 "twice_: tensor\\(\\[-4\\., -2\\.,  0\\.,  2\\.\\]\\)")
   if(NOT output MATCHES "${expected}")
     message(FATAL_ERROR "FAILED: the program's output lacks '${expected}'")
   endif()

@@ -72,7 +72,7 @@ DimVector infer_size_dimvector(IntArrayRef A, IntArrayRef B) {
   return Expanded;
 }
 
-OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT)
+OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT) noexcept
     : T(std::move(MT)), Impl(T.get().unsafeGetTensorImpl()) {
   if (!Impl)
     return;
@@ -329,11 +329,13 @@ template <typename TensorFn>
 void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
                                                 TensorFn Tensor) {
   NumOutputs = NumOutputsArg;
-  Operands.reserve(N);
   bool Meta = false;
   bool DefinedOutputs = false;
-  for (size_t I = 0; I != N; ++I) {
-    OperandInfo &Op = Operands.emplace_back(Tensor(I));
+  size_t I = 0;
+  // In place, counting in registers: a loop of emplace_back carries the
+  // vector's size through memory from one operand to the next.
+  Operands.append_in_place(N, [&](OperandInfo *Slot) noexcept {
+    OperandInfo &Op = *new (Slot) OperandInfo(Tensor(I));
     const TensorImpl *Impl = Op.impl();
     bool Output = I < static_cast<size_t>(NumOutputsArg);
     Op.is_output = Output;
@@ -341,7 +343,8 @@ void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
     // Any meta operand makes the whole computation a meta one: shapes and
     // dtypes only, as with multiple dispatch.
     Meta |= Impl && Impl->is_meta();
-  }
+    ++I;
+  });
   HasDefinedOutputs = DefinedOutputs;
   if (Meta)
     IsMeta = true;

@@ -120,7 +120,7 @@ struct OperandInfo {
   using StrideVector = SmallVector<int64_t, 6>;
 
   OperandInfo() = default;
-  explicit OperandInfo(detail::MaybeOwnedTensor &&T);
+  explicit OperandInfo(detail::MaybeOwnedTensor &&T) noexcept;
 
   /// The tensor; undefined for an output the iterator has yet to allocate.
   const Tensor &tensor() const { return T.get(); }

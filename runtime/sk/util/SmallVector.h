@@ -131,6 +131,15 @@ public:
       ++First;
     });
   }
+  /// Appends \p Count elements, built in order by \p Construct(P), which
+  /// constructs one in place at P. With a Construct that cannot throw,
+  /// the size is counted in a register (Note [SmallVector size in a
+  /// local]), which emplace_back in a loop cannot do.
+  template <typename ConstructFn>
+  void append_in_place(size_t Count, ConstructFn Construct) {
+    reserve(Size + Count);
+    constructAtEnd(Size + Count, Construct);
+  }
   void assign(size_t Count, const T &Value) {
     clear();
     reserve(Count);

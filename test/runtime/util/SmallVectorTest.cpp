@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <stdexcept>
 #include <string>
 
 using namespace sk;
@@ -55,6 +56,27 @@ TEST(IterSmallVectorTest, InsertEraseResize_Work) {
   V.assign(8, 1);
   EXPECT_EQ(V.size(), 8u);
   EXPECT_FALSE(V.isSmall());
+}
+
+TEST(IterSmallVectorTest, AppendInPlace_BuildsInOrder) {
+  SmallVector<std::string, 2> V{"a"};
+  int Next = 0;
+  V.append_in_place(3, [&](std::string *P) noexcept {
+    new (P) std::string(1, static_cast<char>('b' + Next++));
+  });
+  ASSERT_EQ(V.size(), 4u);
+  EXPECT_EQ(V[1] + V[2] + V[3], "bcd");
+  EXPECT_FALSE(V.isSmall());
+  // A throwing constructor leaves the elements built so far.
+  SmallVector<std::string, 4> W;
+  EXPECT_THROW(W.append_in_place(3,
+                                 [&, I = 0](std::string *P) mutable {
+                                   if (I++ == 2)
+                                     throw std::runtime_error("third");
+                                   new (P) std::string("x");
+                                 }),
+               std::runtime_error);
+  EXPECT_EQ(W.size(), 2u);
 }
 
 TEST(IterSmallVectorTest, TensorElements_AreReleased) {

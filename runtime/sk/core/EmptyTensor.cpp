@@ -88,6 +88,15 @@ Tensor empty_strided_generic(IntArrayRef Sizes, IntArrayRef Strides,
   return makeEmpty("empty_strided", Sizes, Strides, Dtype, Dev);
 }
 
+Tensor empty_with_options_generic(IntArrayRef Sizes, IntArrayRef Strides,
+                                  TensorOptions Options) {
+  if (Strides.empty())
+    return empty_generic(Sizes, Options.dtype(), Options.device(),
+                         Options.memory_format_opt());
+  return empty_strided_generic(Sizes, Strides, Options.dtype(),
+                               Options.device());
+}
+
 Tensor empty_cpu(IntArrayRef Sizes, ScalarType Dtype,
                  std::optional<MemoryFormat> Format) {
   if (SK_LIKELY(isRowMajorFormat(Format)))

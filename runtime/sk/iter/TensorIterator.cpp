@@ -262,7 +262,10 @@ void TensorIteratorBase::setDataPointers() {
 // the options passed to set_output_raw_strided are the general path's
 // exactly (TensorIteratorTest checks both paths against each other).
 
-bool TensorIteratorBase::build_functional_elementwise(
+// Inlined into its one caller, build_populated: on a meta build the call
+// with its register saves and restores was 26 of 767 instructions.
+[[gnu::always_inline]] inline bool
+TensorIteratorBase::build_functional_elementwise(
     const TensorIteratorConfig &Config) {
   int NT = ntensors();
   if (NT == NumOutputs)
@@ -1326,7 +1329,7 @@ void TensorIterator::set_output_raw_strided(int64_t OutputIdx,
   SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
   if (!Op.impl()) {
     Op.tensor(detail::MaybeOwnedTensor::owned(
-        impl::create_out(Sizes, Strides, Options)));
+        detail::empty_with_options(Sizes, Strides, Options)));
     Op.current_dtype = Op.target_dtype;
     return;
   }

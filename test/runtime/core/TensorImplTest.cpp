@@ -27,6 +27,29 @@ TEST(TensorImplTest, EmptyCPUIsContiguousAndAligned) {
   T.unsafeGetTensorImpl()->checkInvariants();
 }
 
+TEST(TensorImplTest, EmptyWithOptions_StridesOrFormatOnAnyDevice) {
+  TensorOptions Meta = TensorOptions(kMeta).dtype(kHalf);
+  Tensor RowMajor = detail::empty_with_options({2, 3}, {}, Meta);
+  EXPECT_TRUE(RowMajor.is_meta());
+  EXPECT_EQ(RowMajor.dtype(), kHalf);
+  EXPECT_EQ(RowMajor.strides(), IntArrayRef({3, 1}));
+  RowMajor.unsafeGetTensorImpl()->checkInvariants();
+  Tensor Strided = detail::empty_with_options({2, 3}, {1, 2}, Meta);
+  EXPECT_EQ(Strided.strides(), IntArrayRef({1, 2}));
+  Tensor ChannelsLast = detail::empty_with_options(
+      {2, 3, 4, 5}, {}, Meta.memory_format(MemoryFormat::ChannelsLast));
+  EXPECT_TRUE(ChannelsLast.is_contiguous(MemoryFormat::ChannelsLast));
+  Tensor Contiguous = detail::empty_with_options(
+      {2, 3}, {}, Meta.memory_format(MemoryFormat::Contiguous));
+  EXPECT_EQ(Contiguous.strides(), IntArrayRef({3, 1}));
+  Tensor Cpu = detail::empty_with_options({4}, {}, TensorOptions(kInt));
+  EXPECT_TRUE(Cpu.is_cpu());
+  EXPECT_EQ(Cpu.dtype(), kInt);
+  EXPECT_NE(Cpu.data_ptr(), nullptr);
+  expectError([&] { detail::empty_with_options({2, -1}, {}, Meta); },
+              "empty(): Trying to create tensor with negative dimension -1");
+}
+
 TEST(TensorImplTest, ChannelsLastLayout) {
   Tensor T =
       detail::empty_cpu({2, 3, 4, 5}, kFloat, MemoryFormat::ChannelsLast);

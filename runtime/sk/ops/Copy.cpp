@@ -16,6 +16,7 @@
 
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/Tensor.h"
+#include "sk/dispatch/Library.h"
 #include "sk/ops/Convert.h"
 #include "sk/ops/Factories.h"
 
@@ -272,9 +273,43 @@ static void checkCopyDevices(const char *Op, const Tensor &Self, Device Src,
                            "meta tensor of sizes ",
                            Self.sizes(), " and dtype ", Self.dtype(),
                            " has no values to copy to '", Dst, "')");
-  SK_CHECK_NOT_IMPLEMENTED(Src.is_cpu() && Dst.is_cpu(), Op,
-                           "(): copying from '", Src, "' to '", Dst,
-                           "' is not supported in this build");
+  // Other backends copy with their own kernel (Note [Copies between
+  // backends]).
+}
+
+// Note [Copies between backends]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The loops below reach CPU memory only. A copy to or from another backend
+// (a PrivateUse1 device; CUDA in a build with CUDA) is that backend's job:
+// it goes to the dispatched operator sk::_copy_from(self, dst), PyTorch's
+// _copy_from, which the backend registers for its key. The source arrives
+// already expanded to the destination's sizes. Without a kernel the
+// dispatcher's error names the operator and the backend. This is also what
+// lets the out= and inplace wrappers skc generates from a backend's
+// functional kernel (seed 002) store their result.
+
+SK_LIBRARY_FRAGMENT(sk, m) {
+  m.def("_copy_from(Tensor self, Tensor dst, bool non_blocking=False) "
+        "-> Tensor");
+}
+
+static bool isHostOrMeta(Device D) { return D.is_cpu() || D.is_meta(); }
+
+static void copyBetweenBackends(const char *Op, const Tensor &Self,
+                                const Tensor &Src) {
+  static const OperatorHandle CopyFrom =
+      Dispatcher::singleton().findSchemaOrThrow("sk::_copy_from", "");
+  Device Backend = isHostOrMeta(Self.device()) ? Src.device() : Self.device();
+  DispatchKey Key = backendKeyOf(Backend.type());
+  SK_CHECK_NOT_IMPLEMENTED(CopyFrom.hasKernelForDispatchKey(Key), Op,
+                           "(): copying from '", Src.device(), "' to '",
+                           Self.device(), "' needs the '", Key,
+                           "' backend's kernel for sk::_copy_from, and none "
+                           "is registered");
+  static const auto Typed =
+      CopyFrom.typed<Tensor(const Tensor &, const Tensor &, bool)>();
+  Typed.call(Src.sizes() == Self.sizes() ? Src : Src.expand(Self.sizes()),
+             Self, /*non_blocking=*/false);
 }
 
 /// copy_: \p Self = \p Src, broadcast and converted.
@@ -285,6 +320,13 @@ static void copyInto(const Tensor &Self, const Tensor &Src) {
   SK_CHECK(isExpandableTo(Src.sizes(), Self.sizes()),
            "copy_(): the source of size ", Src.sizes(),
            " cannot be broadcast to the destination of size ", Self.sizes());
+  if (!Self.is_meta() && !Src.is_meta() &&
+      (!isHostOrMeta(Self.device()) || !isHostOrMeta(Src.device())) &&
+      !Self.is_cuda() && !Src.is_cuda()) {
+    if (Self.numel() != 0 && !Self.is_same(Src))
+      copyBetweenBackends("copy_", Self, Src);
+    return;
+  }
   checkCopyDevices("copy_", Src, Src.device(), Self.device());
   if (Self.is_meta() || Self.numel() == 0 || Self.is_same(Src))
     return;

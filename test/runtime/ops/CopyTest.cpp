@@ -255,21 +255,24 @@ TEST(CopyTest, Copy_Meta_ChecksShapesOnly) {
   EXPECT_THROW(Cpu.copy_(M), NotImplementedError);
 }
 
-TEST(CopyTest, Copy_PrivateUse1_HasNoKernelsYet) {
+TEST(CopyTest, Copy_PrivateUse1_NeedsTheBackendsCopyKernel) {
   // A backend's tensors exist once it registers an allocator, but copies
-  // and fills need its kernels, which this build does not have.
+  // need its sk::_copy_from kernel and fills its own kernels, which this
+  // test does not register.
   Allocator *Previous =
       setAllocator(DeviceType::PrivateUse1, getCPUAllocator());
   Tensor P = detail::empty_generic({2}, kFloat, Device("privateuseone"));
   setAllocator(DeviceType::PrivateUse1, Previous);
   expectError([&] { P.copy_(zeros({2})); },
-              "copy_(): copying from 'cpu' to 'privateuseone' is not "
-              "supported in this build");
-  expectError([&] { zeros({2}).copy_(P); }, "copy_(): copying from");
+              "copy_(): copying from 'cpu' to 'privateuseone' needs the "
+              "'PrivateUse1' backend's kernel for sk::_copy_from, and none "
+              "is registered");
+  expectError([&] { zeros({2}).copy_(P); },
+              "copy_(): copying from 'privateuseone' to 'cpu' needs");
   expectError([&] { P.fill_(1); },
               "fill_(): no kernel for this device (a tensor on "
               "'privateuseone')");
-  expectError([&] { P.to(kCPU); }, "to(): copying from 'privateuseone'");
+  expectError([&] { P.to(kCPU); }, "copying from 'privateuseone' to 'cpu'");
   EXPECT_EQ(P.toString(), "tensor(..., device='privateuseone', size=(2,))");
   Tensor M = P.to(kMeta);
   EXPECT_TRUE(M.is_meta());

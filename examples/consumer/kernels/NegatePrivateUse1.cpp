@@ -8,11 +8,17 @@
 /// A backend that supplies only the functional kernel of an operator
 /// (seed 002): skc generates negate_ and negate.out for PrivateUse1 from it.
 /// The example's PrivateUse1 device keeps its tensors in host memory (see
-/// main.cpp), so the kernel reads and writes them directly.
+/// main.cpp), so the kernel reads and writes them directly. The backend's
+/// copy (sk::_copy_from) is what the generated negate_ and negate.out store
+/// their result with.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
+
+#include "sk/dispatch/Library.h"
+
+#include <cstring>
 
 namespace sk {
 
@@ -28,6 +34,23 @@ Tensor SK_NATIVE_FUNC(negate_privateuse1)(const Tensor &self) {
   for (int64_t I = 0, N = self.numel(); I != N; ++I)
     Out[I] = -In[I];
   return Result;
+}
+
+/// sk::_copy_from for PrivateUse1: host memory on both sides, contiguous
+/// tensors of one dtype (all this example's backend makes).
+static Tensor copyFromPrivateUse1(const Tensor &Src, const Tensor &Dst,
+                                  bool /*NonBlocking*/) {
+  SK_CHECK(Src.scalar_type() == Dst.scalar_type() &&
+               Src.sizes() == Dst.sizes() && Src.is_contiguous() &&
+               Dst.is_contiguous(),
+           "_copy_from(): the PrivateUse1 backend copies contiguous tensors "
+           "of one dtype and size");
+  std::memcpy(Dst.data_ptr(), Src.data_ptr(), Src.nbytes());
+  return Dst;
+}
+
+SK_LIBRARY_IMPL(sk, PrivateUse1, m) {
+  m.impl("_copy_from", SK_FN(copyFromPrivateUse1));
 }
 
 } // namespace sk

@@ -27,47 +27,33 @@ size_t computeStorageBytes(const char *Op, IntArrayRef Sizes,
                            IntArrayRef Strides, size_t ItemSize);
 
 /// Reports, naming empty(), a negative size in \p Sizes or an overflow of
-/// its byte size; returns only when an overflowing partial product was
-/// followed by a zero size (\p Numel is 0 then).
+/// its byte size; returns only when a partial product overflowed but a
+/// size is zero (\p Numel is 0 then).
 [[gnu::cold]] void reportBadEmptySizes(IntArrayRef Sizes, size_t ItemSize,
                                        int64_t Numel);
 
-/// The element count of \p Sizes; an error naming empty() for a negative
-/// size or an overflow.
-[[gnu::always_inline]] inline int64_t checkedNumel(IntArrayRef Sizes,
-                                                   size_t ItemSize) {
-  int64_t Numel = 1;
-  bool Overflow = false;
-  bool Negative = false;
-  for (int64_t S : Sizes) {
-    Negative |= S < 0;
-    Overflow |= __builtin_mul_overflow(Numel, S, &Numel);
-  }
-  int64_t Bytes;
-  Overflow |=
-      __builtin_mul_overflow(Numel, static_cast<int64_t>(ItemSize), &Bytes);
-  if (SK_UNLIKELY(Negative || Overflow))
-    reportBadEmptySizes(Sizes, ItemSize, Numel);
-  return Numel;
-}
-
 /// Note [Inline row-major allocation]: a row-major tensor, the common case,
-/// in one pass over the sizes. It is always inlined, so that empty_cpu,
-/// empty_meta and the factory kernels allocate without a further call and
-/// with the device tests folded away: for a meta tensor that is most of
-/// the work. Call it from hot paths only; elsewhere call empty_cpu or
-/// empty_meta.
+/// in one pass over the sizes, which lays them out and checks them at once
+/// (TensorImpl's RowMajorTag constructor); the storage, if any, comes
+/// after, and bad sizes are reported before it is allocated. It is always
+/// inlined, so that empty_cpu, empty_meta and the factory kernels allocate
+/// without a further call and with the device tests folded away: for a
+/// meta tensor that is most of the work. Call it from hot paths only;
+/// elsewhere call empty_cpu or empty_meta.
 [[gnu::always_inline]] inline Tensor
 empty_row_major(IntArrayRef Sizes, ScalarType Dtype, Device Dev) {
   SK_CHECK(Dtype != ScalarType::Undefined, "empty(): dtype is undefined");
+  bool SizesOk;
+  IntrusivePtr<TensorImpl> Impl = IntrusivePtr<TensorImpl>::make(
+      TensorImpl::RowMajorTag(), Dtype, Dev, Sizes, SizesOk);
   size_t ItemSize = elementSize(Dtype);
-  int64_t Numel = checkedNumel(Sizes, ItemSize);
-  Storage S;
+  if (SK_UNLIKELY(!SizesOk))
+    reportBadEmptySizes(Sizes, ItemSize, Impl->numel());
   if (!Dev.is_meta())
-    S = Storage::make(static_cast<size_t>(Numel) * ItemSize,
-                      getAllocator(Dev.type()), /*Resizable=*/true);
-  return Tensor(IntrusivePtr<TensorImpl>::make(
-      TensorImpl::ContiguousTag(), std::move(S), Dtype, Dev, Sizes, Numel));
+    Impl->set_storage(
+        Storage::make(static_cast<size_t>(Impl->numel()) * ItemSize,
+                      getAllocator(Dev.type()), /*Resizable=*/true));
+  return Tensor(std::move(Impl));
 }
 
 /// Any device with a registered allocator; dispatches on \p Dev only.

@@ -61,6 +61,43 @@ public:
       refreshChannelsLastFlags();
   }
 
+  struct RowMajorTag {};
+  /// A row-major tensor of \p Sizes without storage (the caller adds it,
+  /// now that numel() is known), checking \p Sizes in the pass that lays
+  /// them out (Note [Inline row-major allocation] in EmptyTensor.h):
+  /// \p SizesOk is false when a size is negative or the element or byte
+  /// count overflows, and numel() is then meaningful only when it is 0.
+  TensorImpl(RowMajorTag, ScalarType Dtype, Device Dev, IntArrayRef Sizes,
+             bool &SizesOk)
+      : SS(Sizes.size()), KeySet(backendKeyOf(Dev.type())), Dtype(Dtype),
+        Dev(Dev) {
+    int64_t *SizesOut = SS.sizesData();
+    int64_t *StridesOut = SS.stridesData();
+    int64_t Stride = 1;
+    int64_t Count = 1;
+    bool Bad = false;
+    for (size_t I = Sizes.size(); I-- > 0;) {
+      int64_t Size = Sizes[I];
+      SizesOut[I] = Size;
+      StridesOut[I] = Stride;
+      // Without a zero size, every partial product is at most the full
+      // one, so the order of multiplication does not change whether it
+      // overflows; with one, the count is 0 whatever overflowed before.
+      Bad |= Size < 0;
+      Bad |= __builtin_mul_overflow(Count, Size, &Count);
+      // Wraps only when the count is 0, where strides do not matter.
+      Stride = static_cast<int64_t>(static_cast<uint64_t>(Stride) *
+                                    static_cast<uint64_t>(Size > 1 ? Size : 1));
+    }
+    int64_t Bytes;
+    Bad |= __builtin_mul_overflow(Count, static_cast<int64_t>(itemsize()),
+                                  &Bytes);
+    Numel = Count;
+    SizesOk = !Bad;
+    if (SK_UNLIKELY(Sizes.size() == 4 || Sizes.size() == 5))
+      refreshChannelsLastFlags();
+  }
+
   /// TensorImpls come from a per-thread free list (Note [Per-thread free
   /// lists]).
   static void *operator new(size_t Size) {

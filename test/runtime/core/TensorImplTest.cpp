@@ -83,6 +83,36 @@ TEST(TensorImplTest, NegativeSizesAndOverflowAreErrors) {
       "overflowed");
 }
 
+TEST(TensorImplTest, RowMajorSizeChecks_InEitherOrderAndOnMeta) {
+  // Note [Inline row-major allocation]: the sizes are checked in the pass
+  // that lays them out, from the last dimension to the first.
+  int64_t Big = int64_t(1) << 40;
+  for (bool Meta : {false, true}) {
+    auto Make = [Meta](IntArrayRef Sizes, ScalarType Dtype) {
+      return Meta ? detail::empty_meta(Sizes, Dtype)
+                  : detail::empty_cpu(Sizes, Dtype);
+    };
+    expectError([&] { Make({-1, 2}, kFloat); },
+                "Trying to create tensor with negative dimension -1");
+    expectError([&] { Make({3, Big, Big}, kFloat); }, "overflowed");
+    // The element count fits int64, its bytes do not.
+    expectError([&] { Make({int64_t(1) << 62}, kDouble); }, "overflowed");
+    // A zero size makes any overflow before or after it harmless.
+    for (std::vector<int64_t> Sizes :
+         {std::vector<int64_t>{0, Big, Big}, {Big, Big, 0}, {Big, 0, Big}}) {
+      Tensor T = Make(Sizes, kFloat);
+      EXPECT_EQ(T.numel(), 0);
+      EXPECT_EQ(T.sizes(), IntArrayRef(Sizes));
+      T.unsafeGetTensorImpl()->checkInvariants();
+    }
+    Tensor Ok = Make({2, 3, 4}, kHalf);
+    EXPECT_EQ(Ok.numel(), 24);
+    EXPECT_EQ(Ok.strides(), IntArrayRef({12, 4, 1}));
+    EXPECT_EQ(Ok.unsafeGetTensorImpl()->has_storage(), !Meta);
+    Ok.unsafeGetTensorImpl()->checkInvariants();
+  }
+}
+
 TEST(TensorImplTest, DataPtrChecksTheDtype) {
   Tensor T = detail::empty_cpu({3}, kInt);
   EXPECT_NE(T.data_ptr<int32_t>(), nullptr);

@@ -375,8 +375,12 @@ static void writeFromFunctionalWrapper(raw_ostream &OS, DispatchKey Key,
   const EmittedFunction &EF = *R.EF;
   OS << "// " << EF.getRegistrationName() << " from the functional kernel of "
      << R.Functional->getRegistrationName() << " (seed 002).\n";
-  OS << getReturnSpelling(EF.Sig.Return) << getWrapperName(Key, EF)
+  std::string Wrapper = getWrapperName(Key, EF);
+  OS << getReturnSpelling(EF.Sig.Return) << Wrapper
      << EF.getDispatcherParamList() << " {\n";
+  // The functional wrapper checks its inputs; the outputs are checked here.
+  if (usesDeviceGuard(Key))
+    writeDeviceCheck(OS, EF, Wrapper);
   OS << "  auto result = " << getWrapperName(Key, *R.Functional) << '('
      << R.Functional->getArgNames() << ");\n";
   SmallVector<std::string, 2> Written = getWrittenArgs(EF);

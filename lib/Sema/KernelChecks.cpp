@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace skc {
@@ -283,6 +285,24 @@ void KernelChecker::checkNative(const KernelDecl &D) {
     return;
   KernelSignature Expected =
       std::get<KernelSignature>(getNativeSignature(*Use->F));
+  // One C++ function serves every function that names it with the same C++
+  // signature (two operators may share a kernel, as torchgen allows).
+  for (const NativeUse &U : Uses) {
+    if (U.F == Use->F)
+      continue;
+    SignatureOrError Other = getNativeSignature(*U.F);
+    const auto *S = std::get_if<KernelSignature>(&Other);
+    auto SameType = [](const KernelParamSpec &A, const KernelParamSpec &B) {
+      return A.Type.Qualified == B.Type.Qualified;
+    };
+    if (S && S->Return.Qualified == Expected.Return.Qualified &&
+        S->Params.size() == Expected.Params.size() &&
+        std::equal(S->Params.begin(), S->Params.end(),
+                   Expected.Params.begin(), SameType))
+      Defined.try_emplace("native:" + D.Name + ":" + U.F->getName() +
+                              (D.InCUDASource ? ":cuda" : ""),
+                          &D);
+  }
   if (normalizeSpelling(D.ReturnTypeAsWritten) !=
       normalizeSpelling(Expected.Return.Author)) {
     Diags.report(D.Loc, diag::err_kernel_return_type)

@@ -505,13 +505,23 @@ int main(int argc, char **argv) {
     if (Error E = writeIfChanged(OutputDir, F))
       return Fail(std::move(E));
   if (!DepfilePath.empty()) {
-    std::vector<std::string> Inputs = {SchemaPath};
+    // Absolute paths, each once: Clang names a source as its compile
+    // command does, which need not be how it was given.
+    std::vector<std::string> Inputs;
+    auto Add = [&](StringRef Path) {
+      SmallString<256> Absolute(Path);
+      sys::fs::make_absolute(Absolute);
+      sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+      if (!is_contained(Inputs, Absolute))
+        Inputs.push_back(std::string(Absolute));
+    };
+    Add(SchemaPath);
     if (std::string Tags = findTagsFile(); !Tags.empty())
-      Inputs.push_back(Tags);
-    Inputs.insert(Inputs.end(), Sources.begin(), Sources.end());
+      Add(Tags);
+    for (const std::string &Source : Sources)
+      Add(Source);
     for (const std::string &D : Facts.Dependencies)
-      if (!is_contained(Inputs, D))
-        Inputs.push_back(D);
+      Add(D);
     if (Error E = writeDepfile(DepfilePath, Files, Inputs))
       return Fail(std::move(E));
   }

@@ -12,8 +12,8 @@ packages=(
   libomp-22-dev
   # Schema files are YAML.
   libyaml-cpp-dev
-  # Runtime: SIMD inner loops.
-  libhwy-dev
+  # Runtime: SIMD inner loops. Kernel library: matrix products.
+  libhwy-dev libopenblas-dev
   # Build and test drivers.
   cmake ninja-build libgtest-dev libbenchmark-dev python3
 )

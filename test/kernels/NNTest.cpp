@@ -1,0 +1,1 @@
+// Placeholder until its family lands (issue 6).

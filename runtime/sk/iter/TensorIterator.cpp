@@ -296,28 +296,30 @@ TensorIteratorBase::build_functional_elementwise(
   AllOpsSameShape = SameShape;
   AllOpsAreScalars = Ndim == 0;
 
-  // compute_types, for inputs that agree.
+  // compute_types, for inputs that agree. (In locals: stores to the
+  // operands below would make the compiler reload the members.)
   CommonDtype = Dtype;
   CommonDevice = Dev;
   if (AllOpsAreScalars && Config.PromoteInputsToCommonDtype)
-    compute_common_dtype();
+    Dtype = compute_common_dtype();
   if (Config.PromoteIntegerInputsToFloat &&
-      isIntegralType(CommonDtype, /*IncludeBool=*/true))
-    CommonDtype = get_default_dtype();
+      isIntegralType(Dtype, /*IncludeBool=*/true))
+    CommonDtype = Dtype = get_default_dtype();
 
   // The outputs, as fast_set_up (one shape) or fast_set_up_row_major
   // (broadcast) allocate them.
-  for (int I = 0; I != NumOutputs; ++I) {
-    Operands[I].target_dtype = CommonDtype;
-    Operands[I].device = CommonDevice;
+  int Outputs = NumOutputs;
+  for (int I = 0; I != Outputs; ++I) {
+    Operands[I].target_dtype = Dtype;
+    Operands[I].device = Dev;
   }
-  TensorOptions Options = TensorOptions(CommonDtype).device(CommonDevice);
+  TensorOptions Options = TensorOptions(Dtype).device(Dev);
   if (SameShape)
     Options = Options.memory_format(MemoryFormat::Contiguous);
-  for (int I = 0; I != NumOutputs; ++I) {
+  for (int I = 0; I != Outputs; ++I) {
     set_output_raw_strided(I, Shape, {}, Options);
     if (!SameShape)
-      Operands[I].current_dtype = CommonDtype;
+      Operands[I].current_dtype = Dtype;
   }
   // As in fast_set_up, one shape gives one dimension, on meta tensors too;
   // fast_set_up_row_major leaves meta iterators as they are.

@@ -71,9 +71,9 @@ inline bool isRowMajorFormat(std::optional<MemoryFormat> Format) {
 /// Options' memory format. Row-major meta tensors, the outputs of shape
 /// inference, are allocated inline (Note [Inline row-major allocation]):
 /// a call there cost a meta TensorIterator build about 9 % of its time.
-[[gnu::always_inline]] inline Tensor
-empty_with_options(IntArrayRef Sizes, IntArrayRef Strides,
-                   TensorOptions Options);
+[[gnu::always_inline]] inline Tensor empty_with_options(IntArrayRef Sizes,
+                                                        IntArrayRef Strides,
+                                                        TensorOptions Options);
 /// empty_with_options out of line, for every device and layout.
 Tensor empty_with_options_generic(IntArrayRef Sizes, IntArrayRef Strides,
                                   TensorOptions Options);

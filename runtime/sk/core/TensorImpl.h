@@ -90,8 +90,8 @@ public:
                                     static_cast<uint64_t>(Size > 1 ? Size : 1));
     }
     int64_t Bytes;
-    Bad |= __builtin_mul_overflow(Count, static_cast<int64_t>(itemsize()),
-                                  &Bytes);
+    Bad |=
+        __builtin_mul_overflow(Count, static_cast<int64_t>(itemsize()), &Bytes);
     Numel = Count;
     SizesOk = !Bad;
     if (SK_UNLIKELY(Sizes.size() == 4 || Sizes.size() == 5))

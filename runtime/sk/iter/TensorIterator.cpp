@@ -202,8 +202,7 @@ void TensorIteratorBase::build_populated(const TensorIteratorConfig &Config) {
 
   bool MayBeFunctionalElementwise =
       !HasDefinedOutputs && !IsReduction && !StaticShape &&
-      !Config.StaticDtype && !Config.StaticDevice &&
-      Config.CheckAllSameDevice;
+      !Config.StaticDtype && !Config.StaticDevice && Config.CheckAllSameDevice;
   if (MayBeFunctionalElementwise && build_functional_elementwise(Config)) {
     if (!IsMeta)
       setDataPointers();

@@ -46,8 +46,11 @@ TEST(TensorImplTest, EmptyWithOptions_StridesOrFormatOnAnyDevice) {
   EXPECT_TRUE(Cpu.is_cpu());
   EXPECT_EQ(Cpu.dtype(), kInt);
   EXPECT_NE(Cpu.data_ptr(), nullptr);
-  expectError([&] { detail::empty_with_options({2, -1}, {}, Meta); },
-              "empty(): Trying to create tensor with negative dimension -1");
+  expectError(
+      [&] {
+        detail::empty_with_options({2, -1}, {}, Meta);
+      },
+      "empty(): Trying to create tensor with negative dimension -1");
 }
 
 TEST(TensorImplTest, ChannelsLastLayout) {
@@ -92,8 +95,11 @@ TEST(TensorImplTest, RowMajorSizeChecks_InEitherOrderAndOnMeta) {
       return Meta ? detail::empty_meta(Sizes, Dtype)
                   : detail::empty_cpu(Sizes, Dtype);
     };
-    expectError([&] { Make({-1, 2}, kFloat); },
-                "Trying to create tensor with negative dimension -1");
+    expectError(
+        [&] {
+          Make({-1, 2}, kFloat);
+        },
+        "Trying to create tensor with negative dimension -1");
     expectError([&] { Make({3, Big, Big}, kFloat); }, "overflowed");
     // The element count fits int64, its bytes do not.
     expectError([&] { Make({int64_t(1) << 62}, kDouble); }, "overflowed");

@@ -490,10 +490,10 @@ TEST(TensorIteratorTest, FunctionalFastPath_AgreesWithTheGeneralPath) {
       {{{2, 3}, {2, 3}}, kHalf, false},        // one shape
       {{{5, 1, 3}, {4, 1}}, kFloat, false},    // ranks differ
       {{{4, 1}, {5, 1, 3}}, kDouble, false},
-      {{{0, 2}, {2}}, kLong, false},           // no elements
-      {{{2, 3}, {3}}, kInt, true},             // integers computed in float
-      {{{}, {}}, kByte, false},                // all 0-dim
-      {{{}, {3}}, kFloat, false},              // 0-dim with a tensor
+      {{{0, 2}, {2}}, kLong, false}, // no elements
+      {{{2, 3}, {3}}, kInt, true},   // integers computed in float
+      {{{}, {}}, kByte, false},      // all 0-dim
+      {{{}, {3}}, kFloat, false},    // 0-dim with a tensor
       {{{2, 3, 4, 5}, {2, 3, 4, 5}}, kFloat, false},
       {{{2, 1, 4, 1}, {1, 3, 1, 5}, {5}}, kBool, false}};
   for (const Case &C : Cases) {
@@ -506,8 +506,7 @@ TEST(TensorIteratorTest, FunctionalFastPath_AgreesWithTheGeneralPath) {
       for (int NumOutputs : {1, 2}) {
         RecordingIterator Fast, General;
         buildFunctional(Fast, Inputs, C.IntegerToFloat, NumOutputs);
-        buildFunctional(General, Inputs, C.IntegerToFloat, NumOutputs,
-                        &Fast);
+        buildFunctional(General, Inputs, C.IntegerToFloat, NumOutputs, &Fast);
         EXPECT_EQ(Fast.Calls, General.Calls);
         EXPECT_EQ(Fast.shape(), General.shape());
         EXPECT_EQ(Fast.is_meta(), Meta);

@@ -119,8 +119,8 @@ Tensor autogradEmpty(DispatchKeySet KS, IntArrayRef Sizes,
   static auto Op = Dispatcher::singleton()
                        .findSchemaOrThrow("sk::empty", "memory_format")
                        .typed<EmptySig>();
-  return Op.redispatch(KS & DispatchKeySet::below(DispatchKey::Autograd),
-                       Sizes, Dtype, Dev, Format);
+  return Op.redispatch(KS & DispatchKeySet::below(DispatchKey::Autograd), Sizes,
+                       Dtype, Dev, Format);
 }
 
 TEST(OneHopFactoryTest, Tracer_SeesEveryFactoryCall) {

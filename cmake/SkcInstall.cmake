@@ -18,6 +18,8 @@ set(SKC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/skc" CACHE STRING
 
 # The names the package gives the targets: skc::runtime, skc::Basic, ...
 set_target_properties(skc_runtime PROPERTIES EXPORT_NAME runtime)
+set_target_properties(skc_runtime_testing PROPERTIES
+  EXPORT_NAME runtime_testing)
 set_target_properties(skc_llvm PROPERTIES EXPORT_NAME LLVM)
 foreach(lib Basic Parse Sema Emit)
   set_target_properties(skc${lib} PROPERTIES EXPORT_NAME ${lib})
@@ -28,7 +30,7 @@ set_target_properties(skc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
 install(TARGETS skc EXPORT skcTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
-install(TARGETS skc_runtime EXPORT skcTargets
+install(TARGETS skc_runtime skc_runtime_testing EXPORT skcTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"

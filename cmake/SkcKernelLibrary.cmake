@@ -248,3 +248,41 @@ function(skc_add_kernel_library name)
   set_property(TARGET ${name} APPEND PROPERTY INTERFACE_LINK_LIBRARIES_DIRECT
     "$<$<IN_LIST:$<TARGET_PROPERTY:TYPE>,${final_link}>:${name}_skc_objects>")
 endfunction()
+
+# skc_add_meta_tests(<name> LIBRARY <kernel library> SCHEMA <ops.yaml>
+#                    [NAMESPACE <ns>] [TAGS <tags.yaml>])
+#
+# A GoogleTest executable <name> with one test per functional operator of
+# the schema that has a Meta kernel: skc --emit-meta-tests writes it, and
+# each test runs the operator on CPU and on Meta over samples made from its
+# schema and compares sizes, strides and dtypes
+# (sk/testing/MetaConsistency.h). Register it with gtest_discover_tests.
+function(skc_add_meta_tests name)
+  cmake_parse_arguments(ARG "" "LIBRARY;SCHEMA;NAMESPACE;TAGS" "" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_LIBRARY OR NOT ARG_SCHEMA)
+    message(FATAL_ERROR "skc_add_meta_tests(${name} LIBRARY <target> "
+      "SCHEMA <ops.yaml> [NAMESPACE <ns>] [TAGS <tags.yaml>])")
+  endif()
+  find_package(GTest REQUIRED)
+  get_filename_component(schema "${ARG_SCHEMA}" ABSOLUTE)
+  set(source "${CMAKE_CURRENT_BINARY_DIR}/skc-generated/${name}.cpp")
+  set(options --schema "${schema}" --emit-meta-tests "${source}")
+  set(depends "${schema}")
+  if(ARG_TAGS)
+    get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
+    list(APPEND options --tags "${tags}")
+    list(APPEND depends "${tags}")
+  endif()
+  if(ARG_NAMESPACE)
+    list(APPEND options "--namespace=${ARG_NAMESPACE}")
+  endif()
+  add_custom_command(
+    OUTPUT "${source}"
+    COMMAND skc::skc ${options}
+    DEPENDS ${depends} "$<TARGET_FILE:skc::skc>"
+    COMMENT "skc: meta-consistency tests of ${ARG_LIBRARY}"
+    VERBATIM)
+  add_executable(${name} "${source}")
+  target_link_libraries(${name} PRIVATE ${ARG_LIBRARY} skc::runtime_testing
+    GTest::gtest_main)
+endfunction()

@@ -129,6 +129,14 @@ cl::opt<std::string> DepfileTarget(
              "file); default: every generated file"),
     cl::value_desc("path"), cl::cat(SkcCategory));
 
+cl::opt<std::string> MetaTestsPath(
+    "emit-meta-tests",
+    cl::desc("Write a GoogleTest source with one test per functional "
+             "operator that has a Meta kernel, comparing it with the CPU "
+             "kernel over samples made from the schema (link it with "
+             "skc::runtime_testing)"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
 cl::opt<std::string> DispatcherNamespace(
     "namespace",
     cl::desc("The dispatcher namespace of operators written without one "
@@ -492,6 +500,14 @@ int main(int argc, char **argv) {
   if (PrintStats)
     printStats(computeStats(Model), outs());
 
+  if (!MetaTestsPath.empty()) {
+    SmallString<256> Dir(MetaTestsPath);
+    sys::path::remove_filename(Dir);
+    GeneratedFile Tests = emitMetaConsistencyTests(
+        Model, Opts, sys::path::filename(MetaTestsPath));
+    if (Error E = writeIfChanged(Dir.empty() ? "." : Dir.str(), Tests))
+      return Fail(std::move(E));
+  }
   if (OutputDir.empty())
     return ExitClean;
   if (!Sources.empty()) {

@@ -60,6 +60,13 @@ bool isEmittableBackend(llvm::StringRef Key);
 /// them before skc runs (docs/cmake.md).
 std::vector<std::string> getOutputFileNames(const EmitOptions &Opts);
 
+/// A GoogleTest source named \p FileName with one test per functional
+/// operator that has a Meta kernel, comparing it with the CPU kernel over
+/// samples made from the schema (sk/testing/MetaConsistency.h).
+GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
+                                       const EmitOptions &Opts,
+                                       llvm::StringRef FileName);
+
 /// Every generated file, in getOutputFileNames() order.
 std::vector<GeneratedFile> emitAll(const OperatorModel &Model,
                                    const EmitOptions &Opts);

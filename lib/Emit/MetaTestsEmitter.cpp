@@ -1,0 +1,104 @@
+//===--- MetaTestsEmitter.cpp - One meta-consistency test per operator ----===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A GoogleTest source with one test per functional operator that has a
+/// Meta kernel (a structured group, whose Meta kernel skc generates, a
+/// composite, or an explicit Meta kernel): it runs the operator on CPU and
+/// on Meta over samples made from its schema and compares sizes, strides
+/// and dtypes (sk/testing/MetaConsistency.h). Operators tagged
+/// `dynamic_output_shape` must instead be refused on Meta. PyTorch keeps
+/// these checks by hand; here the schema gives them.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CodeWriter.h"
+#include "EmitModel.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace skc {
+
+/// {0}: nothing; the helper every test calls.
+static const char *const Prologue = R"(#include "sk/testing/MetaConsistency.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+void expectMetaConsistent(const char *Name, const char *Overload,
+                          bool RefusedOnMeta = false) {
+  ::sk::testing::MetaConsistencyReport R =
+      ::sk::testing::checkMetaConsistency(Name, Overload, RefusedOnMeta);
+  for (const std::string &F : R.Failures)
+    ADD_FAILURE() << F;
+  if (RefusedOnMeta) {
+    EXPECT_GT(R.RefusedOnMeta, 0u)
+        << "no sample showed the Meta kernel refusing the operator";
+    if (!R.FirstMetaRefusal.empty())
+      ::testing::Test::RecordProperty("meta_refusal", R.FirstMetaRefusal);
+    return;
+  }
+  ::testing::Test::RecordProperty("compared", static_cast<int>(R.Compared));
+  if (R.Compared == 0)
+    GTEST_SKIP() << "none of the " << R.Samples
+                 << " samples made from the schema ran on CPU";
+}
+
+} // namespace
+)";
+
+/// Whether a call of \p F on meta tensors reaches a Meta kernel.
+static bool hasMetaKernel(const NativeFunction &F) {
+  if (F.Group && F.Group->isStructured() && &F != F.Group->Mutable)
+    return true;
+  return any_of(F.Dispatch, [](const BackendKernel &K) {
+    return K.Key == DispatchKey::Meta ||
+           K.Key == DispatchKey::CompositeImplicitAutograd ||
+           K.Key == DispatchKey::CompositeExplicitAutograd ||
+           K.Key == DispatchKey::CompositeExplicitAutogradNonFunctional;
+  });
+}
+
+GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
+                                       const EmitOptions &Opts,
+                                       StringRef FileName) {
+  EmitModel EM(Model, Opts);
+  GeneratedFile File{FileName.str(), ""};
+  raw_string_ostream OS(File.Contents);
+  writeBanner(OS, File.Name, Opts);
+  OS << Prologue;
+  std::vector<std::string> WithoutMeta;
+  for (const EmittedFunction &EF : EM.getFunctions()) {
+    const NativeFunction &F = *EF.F;
+    if (F.Kind != SchemaKind::Functional || EF.Sig.Return.Qualified == "void")
+      continue;
+    if (!hasMetaKernel(F)) {
+      WithoutMeta.push_back(EF.DispatcherNamespace + "::" +
+                            EF.getRegistrationName());
+      continue;
+    }
+    const OperatorName &Name = EF.getSchema().Name;
+    bool Dynamic = is_contained(F.Tags, "dynamic_output_shape");
+    OS << formatv("\nTEST(MetaConsistency, {0}) {{\n  expectMetaConsistent("
+                  "\"{1}::{2}\", \"{3}\"{4});\n}\n",
+                  EF.Ident, EF.DispatcherNamespace, Name.Name, Name.Overload,
+                  Dynamic ? ", /*RefusedOnMeta=*/true" : "");
+  }
+  if (!WithoutMeta.empty()) {
+    OS << "\n// No test: these functional operators have no Meta kernel.\n";
+    for (const std::string &N : WithoutMeta)
+      OS << "//   " << N << '\n';
+  }
+  EM.writeSkipped(OS);
+  return File;
+}
+
+} // namespace skc

@@ -1,0 +1,431 @@
+//===--- MetaConsistency.cpp - Meta against CPU, from the schema ----------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sk/testing/MetaConsistency.h"
+
+#include "sk/dispatch/Dispatcher.h"
+#include "sk/ops/Factories.h"
+#include "sk/util/Exception.h"
+
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <random>
+#include <sstream>
+
+namespace sk {
+namespace testing {
+
+// Note [Meta consistency samples]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Samples come from the schema alone, so they are generic rather than
+// clever:
+//
+//  - every tensor argument (Tensor, Tensor?, each element of Tensor[]) gets
+//    the same shape from a pool (a scalar, [1], [5], [2, 3], [3, 1],
+//    [4, 3, 2], [2, 3, 4, 5], an empty [0, 3]), then broadcasting pairs
+//    ([2, 3] with [3], ...), float32 throughout, then float64, int64, bool
+//    and bfloat16 on [2, 3], and the first tensor transposed;
+//  - every other argument takes its default, or the first value of a pool
+//    for its type, and then, one argument at a time, the pool's other
+//    values (ints 0, 1, -1, 2; lists [], [0], [-1], [1, 1]; optionals None
+//    and a value; ...);
+//  - tensor values are small integers (0, 1, 2) stored in the tensor's
+//    dtype, so index arguments are often in range.
+//
+// Many samples are invalid for a given operator (mm of two [2, 3]). That
+// is the point: a sample the CPU kernel rejects must not crash the Meta
+// kernel, and one the CPU kernel accepts must give the same sizes, strides
+// and dtype on Meta. Strides are compared on dimensions of size > 1 only,
+// and not at all for empty tensors: elsewhere they carry no meaning and
+// PyTorch's kernels do not agree on them either. A sample the CPU kernel
+// rejects while the Meta kernel accepts it is not a failure: the fault may
+// lie in the values, which a meta tensor does not have.
+
+namespace {
+
+/// How the tensor arguments of one sample are made.
+struct TensorPlan {
+  /// The shape of the first tensor, and of every other one.
+  std::vector<int64_t> First;
+  std::vector<int64_t> Others;
+  ScalarType Dtype = kFloat;
+  /// The first tensor is the transpose of a contiguous one.
+  bool TransposeFirst = false;
+
+  std::string describe() const {
+    std::ostringstream OS;
+    OS << Dtype << " tensors " << IntArrayRef(First);
+    if (Others != First)
+      OS << " and " << IntArrayRef(Others);
+    if (TransposeFirst)
+      OS << " (first transposed)";
+    return OS.str();
+  }
+};
+
+std::vector<TensorPlan> makeTensorPlans(unsigned NumTensors) {
+  std::vector<TensorPlan> Plans;
+  const std::vector<std::vector<int64_t>> Shapes = {
+      {}, {1}, {5}, {2, 3}, {3, 1}, {4, 3, 2}, {2, 3, 4, 5}, {0, 3}};
+  for (const auto &S : Shapes)
+    Plans.push_back({S, S, kFloat, false});
+  if (NumTensors > 1) {
+    Plans.push_back({{2, 3}, {3}, kFloat, false});
+    Plans.push_back({{3, 1}, {1, 4}, kFloat, false});
+    Plans.push_back({{2, 1, 4}, {3, 1}, kFloat, false});
+  }
+  for (ScalarType T : {kDouble, kLong, kBool, kBFloat16})
+    Plans.push_back({{2, 3}, {2, 3}, T, false});
+  Plans.push_back({{2, 3}, {2, 3}, kFloat, true});
+  Plans.push_back({{4, 3, 2}, {4, 3, 2}, kFloat, true});
+  return Plans;
+}
+
+/// A tensor of \p Sizes holding small integers, on the CPU.
+Tensor makeCPUTensor(IntArrayRef Sizes, ScalarType Dtype, bool Transposed,
+                     std::mt19937 &Random) {
+  std::vector<int64_t> Shape(Sizes.begin(), Sizes.end());
+  if (Transposed && Shape.size() >= 2)
+    std::swap(Shape[Shape.size() - 1], Shape[Shape.size() - 2]);
+  Tensor Values = empty(Shape, TensorOptions().dtype(kFloat));
+  float *P = Values.data_ptr<float>();
+  std::uniform_int_distribution<int> Digit(0, 2);
+  for (int64_t I = 0, N = Values.numel(); I != N; ++I)
+    P[I] = static_cast<float>(Digit(Random));
+  Tensor Result = empty(Shape, TensorOptions().dtype(Dtype));
+  Result.copy_(Values);
+  if (Transposed && Shape.size() >= 2)
+    Result = Result.transpose(-1, -2);
+  return Result;
+}
+
+/// The meta tensor of \p T's sizes, strides and dtype.
+Tensor toMeta(const Tensor &T) {
+  return empty_strided(T.sizes(), T.strides(),
+                       TensorOptions().dtype(T.dtype()).device(kMeta));
+}
+
+/// The IValue of a default as the schema writes it, or none when it cannot
+/// be read for this type.
+std::optional<IValue> parseDefault(const SchemaArgument &A) {
+  const SchemaType &T = A.Type;
+  std::string D = A.Default;
+  if (D == "None")
+    return IValue();
+  auto ParseInt = [](const std::string &S) -> std::optional<int64_t> {
+    if (S == "Mean")
+      return 1; // at::Reduction::Mean
+    if (S == "Sum")
+      return 2;
+    char *End = nullptr;
+    long long V = std::strtoll(S.c_str(), &End, 10);
+    if (End == S.c_str() || *End != '\0')
+      return std::nullopt;
+    return V;
+  };
+  if (T.IsList && T.Base == SchemaType::Int) {
+    std::vector<int64_t> Values;
+    if (D.size() >= 2 && D.front() == '[') {
+      std::istringstream In(D.substr(1, D.size() - 2));
+      std::string Item;
+      while (std::getline(In, Item, ','))
+        if (auto V = ParseInt(Item.substr(Item.find_first_not_of(' '))))
+          Values.push_back(*V);
+    } else if (auto V = ParseInt(D)) {
+      Values.assign(T.ListSize ? T.ListSize : 1, *V);
+    } else {
+      return std::nullopt;
+    }
+    return IValue(Values);
+  }
+  if (T.IsList)
+    return std::nullopt;
+  switch (T.Base) {
+  case SchemaType::Int:
+    if (auto V = ParseInt(D))
+      return IValue(*V);
+    return std::nullopt;
+  case SchemaType::Float:
+    return IValue(std::strtod(D.c_str(), nullptr));
+  case SchemaType::Bool:
+    return IValue(D == "True");
+  case SchemaType::Scalar:
+    if (D.find_first_of(".e") != std::string::npos)
+      return IValue(std::strtod(D.c_str(), nullptr));
+    if (auto V = ParseInt(D))
+      return IValue(*V);
+    return std::nullopt;
+  case SchemaType::Str:
+    if (D.size() >= 2)
+      return IValue(D.substr(1, D.size() - 2));
+    return std::nullopt;
+  case SchemaType::ScalarType:
+    if (D == "long")
+      return IValue(static_cast<int64_t>(kLong));
+    if (D == "float")
+      return IValue(static_cast<int64_t>(kFloat));
+    return std::nullopt;
+  case SchemaType::MemoryFormat:
+    if (D == "contiguous_format")
+      return IValue(static_cast<int64_t>(MemoryFormat::Contiguous));
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The values an argument of type \p T takes in samples, its base first.
+std::vector<IValue> getPool(const SchemaArgument &A) {
+  const SchemaType &T = A.Type;
+  std::vector<IValue> Pool;
+  if (T.IsList) {
+    size_t N = T.ListSize ? T.ListSize : 2;
+    switch (T.Base) {
+    case SchemaType::Int:
+      Pool = {IValue(std::vector<int64_t>(N, 1)),
+              IValue(std::vector<int64_t>{0}),
+              IValue(std::vector<int64_t>{-1}),
+              IValue(std::vector<int64_t>(N, 2)),
+              IValue(std::vector<int64_t>{})};
+      break;
+    case SchemaType::Float:
+      Pool = {IValue(std::vector<double>(N, 2.0))};
+      break;
+    case SchemaType::Bool:
+      Pool = {IValue(std::vector<bool>(N, true))};
+      break;
+    default:
+      break;
+    }
+  } else {
+    switch (T.Base) {
+    case SchemaType::Int:
+      Pool = {IValue(int64_t(1)), IValue(int64_t(0)), IValue(int64_t(-1)),
+              IValue(int64_t(2))};
+      break;
+    case SchemaType::Float:
+      Pool = {IValue(0.5), IValue(2.0)};
+      break;
+    case SchemaType::Bool:
+      Pool = {IValue(false), IValue(true)};
+      break;
+    case SchemaType::Scalar:
+      Pool = {IValue(int64_t(2)), IValue(0.5)};
+      break;
+    case SchemaType::ScalarType:
+      Pool = {IValue(static_cast<int64_t>(kFloat)),
+              IValue(static_cast<int64_t>(kLong)),
+              IValue(static_cast<int64_t>(kDouble))};
+      break;
+    case SchemaType::MemoryFormat:
+      Pool = {IValue(static_cast<int64_t>(MemoryFormat::Contiguous))};
+      break;
+    case SchemaType::Str:
+      Pool = {IValue(std::string())};
+      break;
+    case SchemaType::Generator:
+    case SchemaType::Device:
+      break;
+    default:
+      SK_CHECK(false, "checkMetaConsistency(): no samples for argument '",
+               A.Name, "' of type ", T.Spelling);
+    }
+  }
+  if (T.IsOptional || T.Base == SchemaType::Generator ||
+      T.Base == SchemaType::Device)
+    Pool.insert(Pool.begin(), IValue());
+  // The default, when it can be read, is the base value.
+  if (A.HasDefault)
+    if (std::optional<IValue> D = parseDefault(A))
+      Pool.insert(Pool.begin(), std::move(*D));
+  SK_CHECK(!Pool.empty(), "checkMetaConsistency(): no samples for argument '",
+           A.Name, "' of type ", T.Spelling);
+  return Pool;
+}
+
+bool isTensorArgument(const SchemaArgument &A) {
+  return A.Type.Base == SchemaType::Tensor;
+}
+
+/// The arguments of one sample, on the CPU and on Meta.
+struct Sample {
+  Stack CPU;
+  Stack Meta;
+  std::string Description;
+};
+
+Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
+                  const std::vector<IValue> &Others, std::mt19937 &Random) {
+  Sample S;
+  std::ostringstream Desc;
+  Desc << Plan.describe();
+  bool FirstTensor = true;
+  size_t OtherIdx = 0;
+  auto NextTensor = [&]() {
+    Tensor T = makeCPUTensor(FirstTensor ? Plan.First : Plan.Others,
+                             Plan.Dtype, FirstTensor && Plan.TransposeFirst,
+                             Random);
+    FirstTensor = false;
+    return T;
+  };
+  for (const SchemaArgument &A : Schema.Arguments) {
+    if (!isTensorArgument(A)) {
+      const IValue &V = Others[OtherIdx++];
+      S.CPU.push_back(V);
+      S.Meta.push_back(V);
+      Desc << ", " << A.Name << "=" << V;
+      continue;
+    }
+    if (A.Type.IsList) {
+      std::vector<Tensor> CPU = {NextTensor(), NextTensor()}, Meta;
+      for (const Tensor &T : CPU)
+        Meta.push_back(toMeta(T));
+      S.CPU.push_back(IValue(std::move(CPU)));
+      S.Meta.push_back(IValue(std::move(Meta)));
+      continue;
+    }
+    Tensor T = NextTensor();
+    S.Meta.push_back(IValue(toMeta(T)));
+    S.CPU.push_back(IValue(std::move(T)));
+  }
+  S.Description = Desc.str();
+  return S;
+}
+
+/// Runs \p Op over \p Args; returns the error message, or nothing.
+std::optional<std::string> run(const OperatorHandle &Op, Stack &Args) {
+  try {
+    Op.callBoxed(Args);
+    return std::nullopt;
+  } catch (const std::exception &E) {
+    return std::string(E.what());
+  }
+}
+
+/// What differs between CPU result \p C and Meta result \p M, or empty.
+std::string compareTensors(const Tensor &C, const Tensor &M) {
+  std::ostringstream OS;
+  if (!M.defined() || !C.defined()) {
+    if (M.defined() != C.defined())
+      OS << "one result is undefined";
+    return OS.str();
+  }
+  if (!M.is_meta())
+    OS << "the Meta result is on " << M.device() << "; ";
+  if (C.sizes() != M.sizes())
+    OS << "sizes " << C.sizes() << " on CPU, " << M.sizes() << " on Meta; ";
+  if (C.dtype() != M.dtype())
+    OS << "dtype " << C.dtype() << " on CPU, " << M.dtype() << " on Meta; ";
+  if (C.sizes() == M.sizes() && C.numel() != 0)
+    for (int64_t D = 0; D != C.dim(); ++D)
+      if (C.size(D) > 1 && C.stride(D) != M.stride(D)) {
+        OS << "strides " << C.strides() << " on CPU, " << M.strides()
+           << " on Meta; ";
+        break;
+      }
+  std::string Diff = OS.str();
+  if (Diff.size() >= 2)
+    Diff.resize(Diff.size() - 2); // The last "; ".
+  return Diff;
+}
+
+std::string compareResults(const Stack &CPU, const Stack &Meta) {
+  if (CPU.size() != Meta.size())
+    return "a different number of results";
+  std::string Diff;
+  for (size_t I = 0; I != CPU.size(); ++I) {
+    std::string D;
+    if (CPU[I].isTensor()) {
+      D = Meta[I].isTensor() ? compareTensors(CPU[I].toTensor(),
+                                              Meta[I].toTensor())
+                             : "the Meta result is not a tensor";
+    } else if (CPU[I].isTensorList()) {
+      const std::vector<Tensor> &C = CPU[I].toTensorList();
+      const std::vector<Tensor> &M = Meta[I].toTensorList();
+      if (C.size() != M.size())
+        D = "lists of different lengths";
+      for (size_t J = 0; D.empty() && J != C.size(); ++J)
+        D = compareTensors(C[J], M[J]);
+    }
+    if (!D.empty())
+      Diff += (Diff.empty() ? "" : "; ") + ("result " + std::to_string(I) +
+                                             ": " + D);
+  }
+  return Diff;
+}
+
+} // namespace
+
+MetaConsistencyReport checkMetaConsistency(std::string_view Name,
+                                           std::string_view Overload,
+                                           bool ExpectMetaRefusal) {
+  OperatorHandle Op = Dispatcher::singleton().findSchemaOrThrow(Name, Overload);
+  const OperatorSchema &Schema = Op.schema();
+  std::vector<std::vector<IValue>> Pools;
+  unsigned NumTensors = 0;
+  for (const SchemaArgument &A : Schema.Arguments) {
+    if (isTensorArgument(A))
+      NumTensors += A.Type.IsList ? 2 : 1;
+    else
+      Pools.push_back(getPool(A));
+  }
+
+  // The base values of the other arguments, then each varied alone.
+  std::vector<IValue> Base;
+  for (const auto &Pool : Pools)
+    Base.push_back(Pool.front());
+  std::vector<std::pair<TensorPlan, std::vector<IValue>>> Plans;
+  for (const TensorPlan &P : makeTensorPlans(NumTensors))
+    Plans.push_back({P, Base});
+  const TensorPlan Varied[] = {{{2, 3}, {2, 3}, kFloat, false},
+                               {{4, 3, 2}, {4, 3, 2}, kFloat, false}};
+  for (size_t I = 0; I != Pools.size(); ++I)
+    for (size_t J = 1; J < Pools[I].size(); ++J)
+      for (const TensorPlan &P : Varied) {
+        std::vector<IValue> Values = Base;
+        Values[I] = Pools[I][J];
+        Plans.push_back({P, std::move(Values)});
+      }
+
+  MetaConsistencyReport R;
+  std::mt19937 Random(20211101);
+  std::string OpName = std::string(Name) +
+                       (Overload.empty() ? "" : "." + std::string(Overload));
+  for (const auto &[Plan, Values] : Plans) {
+    Sample S = makeSample(Schema, Plan, Values, Random);
+    ++R.Samples;
+    std::optional<std::string> CPUError = run(Op, S.CPU);
+    std::optional<std::string> MetaError = run(Op, S.Meta);
+    if (CPUError) {
+      ++R.RejectedOnCPU;
+      continue;
+    }
+    if (MetaError) {
+      ++R.RefusedOnMeta;
+      if (R.FirstMetaRefusal.empty())
+        R.FirstMetaRefusal = *MetaError;
+      if (!ExpectMetaRefusal)
+        R.Failures.push_back(OpName + "(" + S.Description +
+                             "): ran on CPU, but Meta refused it: " +
+                             *MetaError);
+      continue;
+    }
+    if (ExpectMetaRefusal) {
+      R.Failures.push_back(OpName + "(" + S.Description +
+                           "): Meta ran a data-dependent operator");
+      continue;
+    }
+    ++R.Compared;
+    std::string Diff = compareResults(S.CPU, S.Meta);
+    if (!Diff.empty())
+      R.Failures.push_back(OpName + "(" + S.Description + "): " + Diff);
+  }
+  return R;
+}
+
+} // namespace testing
+} // namespace sk

@@ -169,12 +169,16 @@ void TensorImpl::resize(IntArrayRef Sizes, std::optional<MemoryFormat> Format) {
 
 void TensorImpl::checkInvariants() const {
   SK_INTERNAL_ASSERT(sizes().size() == strides().size());
+  // Partial products may overflow before a zero size (sizes {2^40, 2^40,
+  // 0} make an empty tensor); the count is 0 then whatever they were.
   int64_t N = 1;
+  bool Overflow = false;
   for (int64_t S : sizes()) {
     SK_INTERNAL_ASSERT(S >= 0, "negative size in ", sizes());
-    N *= S;
+    Overflow |= __builtin_mul_overflow(N, S, &N);
   }
-  SK_INTERNAL_ASSERT(N == Numel, "numel ", Numel, " but sizes ", sizes());
+  SK_INTERNAL_ASSERT(N == Numel && (!Overflow || N == 0), "numel ", Numel,
+                     " but sizes ", sizes());
   SK_INTERNAL_ASSERT(IsContiguous ==
                      computeContiguous(sizes(), strides(), Numel));
   SK_INTERNAL_ASSERT(!is_meta() || !Store.defined(),

@@ -1,1 +1,318 @@
-// Placeholder until its family lands (issue 6).
+//===--- Embedding.cpp - embedding and embedding_bag ----------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `embedding` (structured): output row i is weight row indices[i], copied
+/// as bytes, so every dtype works. `_embedding_bag` (structured, four
+/// outputs) and its composite `embedding_bag`: bags of rows reduced by sum
+/// (optionally weighted per sample), mean or max.
+///
+/// _embedding_bag's outputs follow PyTorch's CPU kernel (and its meta
+/// registration): output [B, D]; offset2bag [n] (the bag of each index),
+/// or [0] on PyTorch's fast sum path (float32/float16 weight with
+/// unit-stride rows, no padding_idx) where the CPU kernel does not make
+/// it; bag_size [B]; max_indices [B, D] in max mode, else [B]. skc fills
+/// every output it returns: bag_size counts each bag's non-padding
+/// indices in every mode, and max_indices (zero outside max mode, and for
+/// empty bags) holds the row each maximum came from.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Functions.h"
+#include "NativeFunctions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace sk {
+namespace {
+
+constexpr int64_t kModeSum = 0;
+constexpr int64_t kModeMean = 1;
+constexpr int64_t kModeMax = 2;
+
+/// PyTorch's checkScalarTypes wording for an index argument.
+void checkIndexType(const char *Op, const char *Name, int Position,
+                    const Tensor &T) {
+  SK_CHECK(T.scalar_type() == kLong || T.scalar_type() == kInt,
+           "Expected tensor for argument #", Position, " '", Name,
+           "' to have one of the following scalar types: Long, Int; but got ",
+           T.scalar_type(), " instead (while checking arguments for ", Op,
+           ")");
+}
+
+/// Index \p I of the int32 or int64 array \p Data.
+inline int64_t indexAt(const void *Data, bool IsLong, int64_t I) {
+  return IsLong ? static_cast<const int64_t *>(Data)[I]
+                : static_cast<const int32_t *>(Data)[I];
+}
+
+/// Writes \p V at position \p I of the int32 or int64 array \p Data.
+inline void setIndex(void *Data, bool IsLong, int64_t I, int64_t V) {
+  if (IsLong)
+    static_cast<int64_t *>(Data)[I] = V;
+  else
+    static_cast<int32_t *>(Data)[I] = static_cast<int32_t>(V);
+}
+
+template <typename T>
+void embeddingBagKernel(const Tensor &Weight, const void *Idx,
+                        const void *Off, bool IsLong, int64_t NumIndices,
+                        int64_t NumOffsets, int64_t NumBags, int64_t Mode,
+                        const Tensor *PerSample, int64_t PaddingIdx,
+                        const Tensor &Output, void *BagSize, void *MaxIdx) {
+  using Acc = opmath_type<T>;
+  const T *W = Weight.data_ptr<T>();
+  int64_t D = Weight.size(1);
+  int64_t WS0 = Weight.stride(0), WS1 = Weight.stride(1);
+  Tensor PSKeep;
+  const Acc *PS = nullptr;
+  if (PerSample) {
+    PSKeep = PerSample->to(scalarTypeOf<Acc>()).contiguous();
+    PS = PSKeep.data_ptr<Acc>();
+  }
+  T *Out = Output.data_ptr<T>();
+  int64_t Grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(D, 1));
+  parallel_for(0, NumBags, Grain, [&](int64_t Begin, int64_t End) {
+    std::vector<Acc> Sum(D);
+    for (int64_t Bag = Begin; Bag < End; ++Bag) {
+      int64_t Start = indexAt(Off, IsLong, Bag);
+      int64_t Stop = Bag + 1 < NumOffsets ? indexAt(Off, IsLong, Bag + 1)
+                                          : NumIndices;
+      std::fill(Sum.begin(), Sum.end(), Acc(0));
+      int64_t Count = 0;
+      for (int64_t I = Start; I < Stop; ++I) {
+        int64_t Row = indexAt(Idx, IsLong, I);
+        if (Row == PaddingIdx)
+          continue;
+        const T *WRow = W + Row * WS0;
+        if (Mode == kModeMax) {
+          for (int64_t J = 0; J < D; ++J) {
+            Acc V = static_cast<Acc>(WRow[J * WS1]);
+            // The first row of a bag sets the maximum; NaN wins, as in
+            // PyTorch's max.
+            if (Count == 0 || V > Sum[J] || std::isnan(V)) {
+              Sum[J] = V;
+              setIndex(MaxIdx, IsLong, Bag * D + J, Row);
+            }
+          }
+        } else {
+          Acc Scale = PS ? PS[I] : Acc(1);
+          for (int64_t J = 0; J < D; ++J)
+            Sum[J] += Scale * static_cast<Acc>(WRow[J * WS1]);
+        }
+        ++Count;
+      }
+      if (Mode == kModeMean && Count > 0)
+        for (int64_t J = 0; J < D; ++J)
+          Sum[J] /= Acc(Count);
+      for (int64_t J = 0; J < D; ++J)
+        Out[Bag * D + J] = detail::convertTo<T>(Sum[J]);
+      setIndex(BagSize, IsLong, Bag, Count);
+    }
+  });
+}
+
+} // namespace
+
+SK_META_FUNC(embedding)
+(const Tensor &weight, const Tensor &indices, int64_t padding_idx,
+ bool scale_grad_by_freq, bool sparse) {
+  SK_CHECK(weight.dim() == 2, "'weight' must be 2-D");
+  checkIndexType("embedding", "indices", 1, indices);
+  std::vector<int64_t> Sizes(indices.sizes().begin(), indices.sizes().end());
+  Sizes.push_back(weight.size(1));
+  set_output_contiguous(0, Sizes, weight.options());
+}
+
+SK_IMPL_FUNC(embedding_out)
+(const Tensor &weight, const Tensor &indices, int64_t padding_idx,
+ bool scale_grad_by_freq, bool sparse, const Tensor &out) {
+  int64_t N = indices.numel();
+  int64_t D = weight.size(1);
+  if (N == 0 || D == 0)
+    return;
+  Tensor Idx = indices.contiguous();
+  // Rows are copied as bytes: the dtype does not matter, only the
+  // element size. A row with unit stride is one memcpy.
+  Tensor W = weight.stride(1) == 1 ? weight : weight.contiguous();
+  size_t Item = weight.itemsize();
+  int64_t Rows = weight.size(0);
+  const char *Src = static_cast<const char *>(W.data_ptr());
+  char *Dst = static_cast<char *>(out.data_ptr());
+  bool IsLong = Idx.scalar_type() == kLong;
+  const void *IdxData = Idx.data_ptr();
+  int64_t RowBytes = D * static_cast<int64_t>(Item);
+  int64_t Stride0 = W.stride(0) * static_cast<int64_t>(Item);
+  int64_t Grain = std::max<int64_t>(1, kGrainSize / D);
+  parallel_for(0, N, Grain, [&](int64_t Begin, int64_t End) {
+    for (int64_t I = Begin; I < End; ++I) {
+      int64_t Row = indexAt(IdxData, IsLong, I);
+      SK_CHECK_INDEX(Row >= 0 && Row < Rows, "index out of range in self");
+      std::memcpy(Dst + I * RowBytes, Src + Row * Stride0, RowBytes);
+    }
+  });
+}
+
+SK_META_FUNC(_embedding_bag)
+(const Tensor &weight, const Tensor &indices, const Tensor &offsets,
+ bool scale_grad_by_freq, int64_t mode, bool sparse,
+ OptionalTensorRef per_sample_weights, bool include_last_offset,
+ int64_t padding_idx) {
+  checkIndexType("embedding_bag", "indices", 1, indices);
+  checkIndexType("embedding_bag", "offsets", 1, offsets);
+  SK_CHECK(indices.scalar_type() == offsets.scalar_type(),
+           "embedding_bag(): expected indices and offsets to have the same "
+           "dtype, but got ",
+           indices.scalar_type(), " and ", offsets.scalar_type());
+  ScalarType Type = weight.scalar_type();
+  SK_CHECK(isFloatingType(Type),
+           "Expected tensor for argument #1 'weight' to have one of the "
+           "following scalar types: Half, BFloat16, Float, Double; but got ",
+           Type, " instead (while checking arguments for embedding_bag)");
+  SK_CHECK(weight.dim() == 2,
+           "weight has to be a 2D Tensor, but got Tensor of dimension ",
+           weight.dim());
+  SK_CHECK(indices.dim() == 1,
+           "_embedding_bag(): expected 1-D indices, but got Tensor of "
+           "dimension ",
+           indices.dim());
+  SK_CHECK(offsets.dim() == 1,
+           "offsets has to be a 1D Tensor, but got Tensor of dimension ",
+           offsets.dim());
+  SK_CHECK(mode == kModeSum || mode == kModeMean || mode == kModeMax,
+           "_embedding_bag(): mode must be 0 (sum), 1 (mean) or 2 (max), but "
+           "got ",
+           mode);
+  if (per_sample_weights) {
+    SK_CHECK(mode == kModeSum,
+             "embedding_bag: per_sample_weights only supported with "
+             "mode='sum'");
+    SK_CHECK(per_sample_weights->scalar_type() == Type,
+             "embedding_bag(): expected per_sample_weights to have dtype ",
+             Type, " (the weight's), but got ",
+             per_sample_weights->scalar_type());
+    SK_CHECK(per_sample_weights->dim() == 1,
+             "embedding_bag(): expected 1-D per_sample_weights, but got "
+             "Tensor of dimension ",
+             per_sample_weights->dim());
+    SK_CHECK(per_sample_weights->numel() == indices.numel(),
+             "embedding_bag(): expected per_sample_weights to have as many "
+             "elements as indices (",
+             indices.numel(), "), but got ", per_sample_weights->numel());
+  }
+  if (include_last_offset)
+    SK_CHECK(offsets.size(0) >= 1,
+             "include_last_offset: number of offset should be at least 1");
+  int64_t NumBags = offsets.size(0) - (include_last_offset ? 1 : 0);
+  int64_t D = weight.size(1);
+  // PyTorch's CPU kernel skips offset2bag on its fast sum path.
+  bool FastPathSum =
+      (Type == kFloat || Type == kHalf) && weight.stride(1) == 1 &&
+      padding_idx < 0 &&
+      (!per_sample_weights || per_sample_weights->stride(0) == 1);
+  int64_t Offset2BagSize =
+      mode == kModeSum && FastPathSum ? 0 : indices.size(0);
+  TensorOptions IndexOptions = offsets.options();
+  set_output_contiguous(0, {NumBags, D}, weight.options());
+  set_output_contiguous(1, {Offset2BagSize}, IndexOptions);
+  set_output_contiguous(2, {NumBags}, IndexOptions);
+  std::vector<int64_t> MaxIndicesSizes = {NumBags};
+  if (mode == kModeMax)
+    MaxIndicesSizes.push_back(D);
+  set_output_contiguous(3, MaxIndicesSizes, IndexOptions);
+}
+
+SK_IMPL_FUNC(embedding_bag_out)
+(const Tensor &weight, const Tensor &indices, const Tensor &offsets,
+ bool scale_grad_by_freq, int64_t mode, bool sparse,
+ OptionalTensorRef per_sample_weights, bool include_last_offset,
+ int64_t padding_idx, const Tensor &out0, const Tensor &out1,
+ const Tensor &out2, const Tensor &out3) {
+  Tensor Idx = indices.contiguous();
+  Tensor Off = offsets.contiguous();
+  bool IsLong = Idx.scalar_type() == kLong;
+  const void *IdxData = Idx.data_ptr();
+  const void *OffData = Off.data_ptr();
+  int64_t N = Idx.numel();
+  int64_t NumOffsets = Off.numel();
+  int64_t NumBags = out0.size(0);
+  int64_t Rows = weight.size(0);
+
+  if (NumOffsets > 0) {
+    int64_t First = indexAt(OffData, IsLong, 0);
+    int64_t Last = indexAt(OffData, IsLong, NumOffsets - 1);
+    SK_CHECK(First == 0,
+             "offsets[0] has to be 0, i.e., the first sequence in the "
+             "mini-batch has to start from position 0. However, got ",
+             First);
+    SK_CHECK(Last <= N, "offsets[-1] can not be greater than input's length ",
+             N, " but got offsets[-1] of ", Last);
+  }
+  for (int64_t I = 1; I < NumOffsets; ++I)
+    SK_CHECK(indexAt(OffData, IsLong, I - 1) <= indexAt(OffData, IsLong, I),
+             "embedding_bag(): offsets must be non-decreasing, but offsets[",
+             I, "] < offsets[", I - 1, "]");
+  for (int64_t I = 0; I < N; ++I) {
+    int64_t Row = indexAt(IdxData, IsLong, I);
+    SK_CHECK_INDEX(Row >= 0 && Row < Rows,
+                   "embedding_bag: Expected idx >= 0 && idx < num_embeddings "
+                   "but found idx to be ",
+                   Row);
+  }
+
+  // Indices are never negative, so a negative padding_idx (PyTorch passes
+  // -1) matches none.
+  int64_t PaddingIdx = padding_idx;
+
+  // offset2bag: the bag each index falls in (the cumulative count of
+  // offsets at or before it, as PyTorch's index_add + cumsum computes).
+  if (out1.numel() == N) {
+    int64_t Bag = 0;
+    for (int64_t I = 0; I < N; ++I) {
+      while (Bag + 1 < NumOffsets && indexAt(OffData, IsLong, Bag + 1) <= I)
+        ++Bag;
+      setIndex(out1.data_ptr(), IsLong, I, Bag);
+    }
+  }
+  out3.zero_();
+  if (NumBags == 0)
+    return;
+  // With include_last_offset the last offset ends the last bag; without,
+  // the last bag runs to the end of indices.
+  int64_t BagOffsets = include_last_offset ? NumOffsets : NumBags;
+  switch (weight.scalar_type()) {
+#define SK_BAG_CASE(CppType, Name)                                             \
+  case ScalarType::Name:                                                       \
+    embeddingBagKernel<CppType>(weight, IdxData, OffData, IsLong, N,           \
+                                BagOffsets, NumBags, mode,                     \
+                                per_sample_weights ? &*per_sample_weights      \
+                                                   : nullptr,                  \
+                                PaddingIdx, out0, out2.data_ptr(),             \
+                                out3.data_ptr());                              \
+    break;
+    SK_BAG_CASE(float, Float)
+    SK_BAG_CASE(double, Double)
+    SK_BAG_CASE(Half, Half)
+    SK_BAG_CASE(BFloat16, BFloat16)
+#undef SK_BAG_CASE
+  default:
+    SK_INTERNAL_ASSERT(false, "embedding_bag: dtype checked by the meta");
+  }
+}
+
+std::tuple<Tensor, Tensor, Tensor, Tensor> SK_NATIVE_FUNC(embedding_bag)(
+    const Tensor &weight, const Tensor &indices, const Tensor &offsets,
+    bool scale_grad_by_freq, int64_t mode, bool sparse,
+    const std::optional<Tensor> &per_sample_weights, bool include_last_offset) {
+  return sk::_embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode,
+                            sparse, per_sample_weights, include_last_offset,
+                            /*padding_idx=*/-1);
+}
+
+} // namespace sk

@@ -1,1 +1,309 @@
-// Placeholder until its family lands (issue 6).
+//===--- Softmax.cpp - softmax and log_softmax ----------------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `_softmax` and `_log_softmax` (structured) and their composites
+/// `softmax.int` and `log_softmax.int`, which cast to the requested dtype
+/// first. The impl reads a contiguous copy of the input and writes a
+/// contiguous output (the meta function asks for one, as PyTorch's
+/// LEGACY_CONTIGUOUS_MEMORY_FORMAT does), so the reduced dimension is either
+/// the innermost one (rows, reduced horizontally with Highway) or has a
+/// constant stride `Inner` (reduced column-wise over Highway vectors of
+/// `Inner` neighbours). float16 and bfloat16 are computed in float32 in a
+/// per-thread buffer; `half_to_float` writes that float32 result directly.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Functions.h"
+#include "NativeFunctions.h"
+
+#include <hwy/contrib/math/math-inl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace sk {
+namespace {
+
+/// exp(X) on a vector, NaN in giving NaN out: Highway's Exp clamps inputs
+/// below its lower bound to zero, which would turn a NaN into 0 and hide it
+/// from the row's sum.
+template <class D, class V> HWY_INLINE V expKeepNaN(D Tag, V X) {
+  return hn::IfThenElse(hn::IsNaN(X), X, hn::Exp(Tag, X));
+}
+
+/// Softmax (or log-softmax) of the \p N contiguous values at \p X into
+/// \p Y. \p X and \p Y may be the same row: every pass reads an element
+/// before it writes it.
+template <typename T>
+void softmaxRow(const T *X, T *Y, int64_t N, bool Log) {
+  const hn::ScalableTag<T> Tag;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  int64_t I = 0;
+  T Max = -std::numeric_limits<T>::infinity();
+  if (N >= L) {
+    auto VMax = hn::LoadU(Tag, X);
+    for (I = L; I + L <= N; I += L)
+      VMax = hn::Max(VMax, hn::LoadU(Tag, X + I));
+    Max = hn::GetLane(hn::MaxOfLanes(Tag, VMax));
+  }
+  for (; I < N; ++I)
+    Max = std::max(Max, X[I]);
+
+  const auto VM = hn::Set(Tag, Max);
+  auto VSum = hn::Zero(Tag);
+  for (I = 0; I + L <= N; I += L) {
+    auto E = expKeepNaN(Tag, hn::Sub(hn::LoadU(Tag, X + I), VM));
+    if (!Log)
+      hn::StoreU(E, Tag, Y + I);
+    VSum = hn::Add(VSum, E);
+  }
+  T Sum = hn::GetLane(hn::SumOfLanes(Tag, VSum));
+  for (; I < N; ++I) {
+    T E = std::exp(X[I] - Max);
+    if (!Log)
+      Y[I] = E;
+    Sum += E;
+  }
+
+  if (Log) {
+    const T Shift = Max + std::log(Sum);
+    const auto VS = hn::Set(Tag, Shift);
+    for (I = 0; I + L <= N; I += L)
+      hn::StoreU(hn::Sub(hn::LoadU(Tag, X + I), VS), Tag, Y + I);
+    for (; I < N; ++I)
+      Y[I] = X[I] - Shift;
+    return;
+  }
+  const T Inv = T(1) / Sum;
+  const auto VI = hn::Set(Tag, Inv);
+  for (I = 0; I + L <= N; I += L)
+    hn::StoreU(hn::Mul(hn::LoadU(Tag, Y + I), VI), Tag, Y + I);
+  for (; I < N; ++I)
+    Y[I] *= Inv;
+}
+
+/// Softmax over \p Dim rows of \p Width neighbouring columns: element
+/// (d, j) is at `X[d * Stride + j]`. \p Max and \p Sum are scratch of
+/// \p Width values. \p X and \p Y may alias, as in softmaxRow.
+template <typename T>
+void softmaxColumns(const T *X, T *Y, int64_t Dim, int64_t Stride,
+                    int64_t Width, T *Max, T *Sum, bool Log) {
+  const hn::ScalableTag<T> Tag;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  std::copy(X, X + Width, Max);
+  for (int64_t D = 1; D < Dim; ++D) {
+    const T *Row = X + D * Stride;
+    int64_t J = 0;
+    for (; J + L <= Width; J += L)
+      hn::StoreU(hn::Max(hn::LoadU(Tag, Max + J), hn::LoadU(Tag, Row + J)),
+                 Tag, Max + J);
+    for (; J < Width; ++J)
+      Max[J] = std::max(Max[J], Row[J]);
+  }
+  std::fill(Sum, Sum + Width, T(0));
+  for (int64_t D = 0; D < Dim; ++D) {
+    const T *Row = X + D * Stride;
+    T *Out = Y + D * Stride;
+    int64_t J = 0;
+    for (; J + L <= Width; J += L) {
+      auto E = expKeepNaN(
+          Tag, hn::Sub(hn::LoadU(Tag, Row + J), hn::LoadU(Tag, Max + J)));
+      if (!Log)
+        hn::StoreU(E, Tag, Out + J);
+      hn::StoreU(hn::Add(hn::LoadU(Tag, Sum + J), E), Tag, Sum + J);
+    }
+    for (; J < Width; ++J) {
+      T E = std::exp(Row[J] - Max[J]);
+      if (!Log)
+        Out[J] = E;
+      Sum[J] += E;
+    }
+  }
+  // One log or reciprocal per column; the loops below are the hot part.
+  for (int64_t J = 0; J < Width; ++J)
+    Sum[J] = Log ? Max[J] + std::log(Sum[J]) : T(1) / Sum[J];
+  for (int64_t D = 0; D < Dim; ++D) {
+    const T *Row = X + D * Stride;
+    T *Out = Y + D * Stride;
+    int64_t J = 0;
+    for (; J + L <= Width; J += L) {
+      auto S = hn::LoadU(Tag, Sum + J);
+      auto R = Log ? hn::Sub(hn::LoadU(Tag, Row + J), S)
+                   : hn::Mul(hn::LoadU(Tag, Out + J), S);
+      hn::StoreU(R, Tag, Out + J);
+    }
+    for (; J < Width; ++J)
+      Out[J] = Log ? Row[J] - Sum[J] : Out[J] * Sum[J];
+  }
+}
+
+/// The softmax of a contiguous [Outer, Dim, Inner] tensor \p Src into the
+/// contiguous \p Dst. In and Out are the element types; the arithmetic is
+/// in Acc (float for the 16-bit types), through a per-chunk buffer when
+/// the types differ.
+template <typename In, typename Out>
+void hostSoftmax(const In *Src, Out *Dst, int64_t Outer, int64_t Dim,
+                 int64_t Inner, bool Log) {
+  using Acc = opmath_type<In>;
+  constexpr bool Direct =
+      std::is_same_v<In, Acc> && std::is_same_v<Out, Acc>;
+  if (Inner == 1) {
+    int64_t Grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(Dim, 1));
+    parallel_for(0, Outer, Grain, [&](int64_t Begin, int64_t End) {
+      std::vector<Acc> Buf(Direct ? 0 : Dim);
+      for (int64_t R = Begin; R < End; ++R) {
+        const In *X = Src + R * Dim;
+        Out *Y = Dst + R * Dim;
+        if constexpr (Direct) {
+          softmaxRow<Acc>(X, Y, Dim, Log);
+        } else {
+          for (int64_t I = 0; I < Dim; ++I)
+            Buf[I] = static_cast<Acc>(X[I]);
+          softmaxRow<Acc>(Buf.data(), Buf.data(), Dim, Log);
+          for (int64_t I = 0; I < Dim; ++I)
+            Y[I] = detail::convertTo<Out>(Buf[I]);
+        }
+      }
+    });
+    return;
+  }
+  // Columns are processed in chunks that keep a chunk's Dim x Width
+  // values (and the scratch) in cache between the three passes.
+  int64_t Width = std::clamp<int64_t>(16384 / std::max<int64_t>(Dim, 1), 16,
+                                      1024);
+  Width = std::min(Width, Inner);
+  int64_t Chunks = (Inner + Width - 1) / Width;
+  int64_t Grain =
+      std::max<int64_t>(1, kGrainSize / std::max<int64_t>(Dim * Width, 1));
+  parallel_for(0, Outer * Chunks, Grain, [&](int64_t Begin, int64_t End) {
+    std::vector<Acc> Scratch(2 * Width);
+    std::vector<Acc> Buf(Direct ? 0 : Dim * Width);
+    for (int64_t Task = Begin; Task < End; ++Task) {
+      int64_t O = Task / Chunks;
+      int64_t J0 = (Task % Chunks) * Width;
+      int64_t W = std::min(Width, Inner - J0);
+      const In *X = Src + O * Dim * Inner + J0;
+      Out *Y = Dst + O * Dim * Inner + J0;
+      if constexpr (Direct) {
+        softmaxColumns<Acc>(X, Y, Dim, Inner, W, Scratch.data(),
+                            Scratch.data() + Width, Log);
+      } else {
+        for (int64_t D = 0; D < Dim; ++D)
+          for (int64_t J = 0; J < W; ++J)
+            Buf[D * W + J] = static_cast<Acc>(X[D * Inner + J]);
+        softmaxColumns<Acc>(Buf.data(), Buf.data(), Dim, W, W, Scratch.data(),
+                            Scratch.data() + Width, Log);
+        for (int64_t D = 0; D < Dim; ++D)
+          for (int64_t J = 0; J < W; ++J)
+            Y[D * Inner + J] = detail::convertTo<Out>(Buf[D * W + J]);
+      }
+    }
+  });
+}
+
+/// The checks of _softmax and _log_softmax's meta functions (PyTorch's),
+/// and the options of their output.
+TensorOptions checkSoftmax(const char *Op, const Tensor &self, int64_t dim,
+                           bool half_to_float) {
+  int64_t Dim = maybeWrapDim(dim, self.dim());
+  SK_CHECK(isFloatingType(self.scalar_type()), Op,
+           "(): expected a floating-point input, but got ",
+           self.scalar_type());
+  SK_CHECK(!half_to_float || self.scalar_type() == kHalf ||
+               self.scalar_type() == kBFloat16,
+           Op, "(): conversion with half_to_float is supported for float16 "
+               "and bfloat16 inputs only, but got ",
+           self.scalar_type());
+  int64_t InputDim = self.dim() > 0 ? self.dim() : 1;
+  SK_CHECK(Dim >= 0 && Dim < InputDim,
+           "dim must be non-negative and less than input dimensions");
+  TensorOptions Options = self.options();
+  if (half_to_float)
+    Options = Options.dtype(kFloat);
+  return Options;
+}
+
+void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out,
+                 bool Log) {
+  if (self.numel() == 0)
+    return;
+  int64_t Dim = maybeWrapDim(dim, self.dim());
+  Tensor In = self.contiguous();
+  int64_t Outer = 1, Inner = 1;
+  for (int64_t D = 0; D < Dim; ++D)
+    Outer *= self.size(D);
+  for (int64_t D = Dim + 1; D < self.dim(); ++D)
+    Inner *= self.size(D);
+  int64_t Size = self.dim() == 0 ? 1 : self.size(Dim);
+  bool ToFloat = out.scalar_type() != self.scalar_type();
+  auto Run = [&](auto InTag) {
+    using In_t = decltype(InTag);
+    if constexpr (std::is_same_v<In_t, Half> ||
+                  std::is_same_v<In_t, BFloat16>) {
+      if (ToFloat) {
+        hostSoftmax(In.data_ptr<In_t>(), out.data_ptr<float>(), Outer, Size,
+                    Inner, Log);
+        return;
+      }
+    }
+    hostSoftmax(In.data_ptr<In_t>(), out.data_ptr<In_t>(), Outer, Size, Inner,
+                Log);
+  };
+  switch (self.scalar_type()) {
+  case ScalarType::Float:
+    return Run(float{});
+  case ScalarType::Double:
+    return Run(double{});
+  case ScalarType::Half:
+    return Run(Half{});
+  case ScalarType::BFloat16:
+    return Run(BFloat16{});
+  default:
+    SK_INTERNAL_ASSERT(false, "softmax: dtype checked by the meta function");
+  }
+}
+
+} // namespace
+
+SK_META_FUNC(_softmax)(const Tensor &self, int64_t dim, bool half_to_float) {
+  set_output_contiguous(0, self.sizes(),
+                        checkSoftmax("_softmax", self, dim, half_to_float));
+}
+
+SK_IMPL_FUNC(softmax_out)
+(const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
+  softmaxImpl(self, dim, out, /*Log=*/false);
+}
+
+SK_META_FUNC(_log_softmax)
+(const Tensor &self, int64_t dim, bool half_to_float) {
+  set_output_contiguous(
+      0, self.sizes(), checkSoftmax("_log_softmax", self, dim, half_to_float));
+}
+
+SK_IMPL_FUNC(log_softmax_out)
+(const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
+  softmaxImpl(self, dim, out, /*Log=*/true);
+}
+
+// The composites cast first, as PyTorch's do on the CPU: softmax in a
+// wider dtype than the input's is the input converted, then _softmax.
+Tensor SK_NATIVE_FUNC(softmax)(const Tensor &self, int64_t dim,
+                               std::optional<ScalarType> dtype) {
+  Tensor Converted = dtype ? self.to(*dtype) : self;
+  return sk::_softmax(Converted, dim, /*half_to_float=*/false);
+}
+
+Tensor SK_NATIVE_FUNC(log_softmax)(const Tensor &self, int64_t dim,
+                                   std::optional<ScalarType> dtype) {
+  Tensor Converted = dtype ? self.to(*dtype) : self;
+  return sk::_log_softmax(Converted, dim, /*half_to_float=*/false);
+}
+
+} // namespace sk

@@ -52,6 +52,17 @@ template <typename Fn> void dispatchFloating(ScalarType T, Fn &&F) {
   }
 }
 
+/// Whether a tensor of \p From broadcasts to \p To without changing it.
+bool broadcastsTo(IntArrayRef From, IntArrayRef To) {
+  if (From.size() > To.size())
+    return false;
+  size_t Lead = To.size() - From.size();
+  for (size_t I = 0; I < From.size(); ++I)
+    if (From[I] != 1 && From[I] != To[Lead + I])
+      return false;
+  return true;
+}
+
 /// The sum of the (weighted) losses of the contiguous \p X, \p Y and
 /// (if given) \p W, of \p N elements each.
 template <typename T>
@@ -95,8 +106,7 @@ SK_META_FUNC(binary_cross_entropy)
     SK_CHECK(weight->scalar_type() == Type,
              "binary_cross_entropy(): expected weight to have dtype ", Type,
              " (the input's), but got ", weight->scalar_type());
-    DimVector Broadcast = infer_size_dimvector(weight->sizes(), self.sizes());
-    SK_CHECK(IntArrayRef(Broadcast) == self.sizes(),
+    SK_CHECK(broadcastsTo(weight->sizes(), self.sizes()),
              "binary_cross_entropy(): weight of size ", weight->sizes(),
              " does not broadcast to the input's size ", self.sizes());
   }

@@ -42,8 +42,7 @@ void checkIndexType(const char *Op, const char *Name, int Position,
   SK_CHECK(T.scalar_type() == kLong || T.scalar_type() == kInt,
            "Expected tensor for argument #", Position, " '", Name,
            "' to have one of the following scalar types: Long, Int; but got ",
-           T.scalar_type(), " instead (while checking arguments for ", Op,
-           ")");
+           T.scalar_type(), " instead (while checking arguments for ", Op, ")");
 }
 
 /// Index \p I of the int32 or int64 array \p Data.
@@ -61,11 +60,11 @@ inline void setIndex(void *Data, bool IsLong, int64_t I, int64_t V) {
 }
 
 template <typename T>
-void embeddingBagKernel(const Tensor &Weight, const void *Idx,
-                        const void *Off, bool IsLong, int64_t NumIndices,
-                        int64_t NumOffsets, int64_t NumBags, int64_t Mode,
-                        const Tensor *PerSample, int64_t PaddingIdx,
-                        const Tensor &Output, void *BagSize, void *MaxIdx) {
+void embeddingBagKernel(const Tensor &Weight, const void *Idx, const void *Off,
+                        bool IsLong, int64_t NumIndices, int64_t NumOffsets,
+                        int64_t NumBags, int64_t Mode, const Tensor *PerSample,
+                        int64_t PaddingIdx, const Tensor &Output, void *BagSize,
+                        void *MaxIdx) {
   using Acc = opmath_type<T>;
   const T *W = Weight.data_ptr<T>();
   int64_t D = Weight.size(1);
@@ -82,8 +81,8 @@ void embeddingBagKernel(const Tensor &Weight, const void *Idx,
     std::vector<Acc> Sum(D);
     for (int64_t Bag = Begin; Bag < End; ++Bag) {
       int64_t Start = indexAt(Off, IsLong, Bag);
-      int64_t Stop = Bag + 1 < NumOffsets ? indexAt(Off, IsLong, Bag + 1)
-                                          : NumIndices;
+      int64_t Stop =
+          Bag + 1 < NumOffsets ? indexAt(Off, IsLong, Bag + 1) : NumIndices;
       std::fill(Sum.begin(), Sum.end(), Acc(0));
       int64_t Count = 0;
       for (int64_t I = Start; I < Stop; ++I) {
@@ -256,8 +255,8 @@ SK_IMPL_FUNC(embedding_bag_out)
   }
   for (int64_t I = 1; I < NumOffsets; ++I)
     SK_CHECK(indexAt(OffData, IsLong, I - 1) <= indexAt(OffData, IsLong, I),
-             "embedding_bag(): offsets must be non-decreasing, but offsets[",
-             I, "] < offsets[", I - 1, "]");
+             "embedding_bag(): offsets must be non-decreasing, but offsets[", I,
+             "] < offsets[", I - 1, "]");
   for (int64_t I = 0; I < N; ++I) {
     int64_t Row = indexAt(IdxData, IsLong, I);
     SK_CHECK_INDEX(Row >= 0 && Row < Rows,
@@ -289,12 +288,10 @@ SK_IMPL_FUNC(embedding_bag_out)
   switch (weight.scalar_type()) {
 #define SK_BAG_CASE(CppType, Name)                                             \
   case ScalarType::Name:                                                       \
-    embeddingBagKernel<CppType>(weight, IdxData, OffData, IsLong, N,           \
-                                BagOffsets, NumBags, mode,                     \
-                                per_sample_weights ? &*per_sample_weights      \
-                                                   : nullptr,                  \
-                                PaddingIdx, out0, out2.data_ptr(),             \
-                                out3.data_ptr());                              \
+    embeddingBagKernel<CppType>(                                               \
+        weight, IdxData, OffData, IsLong, N, BagOffsets, NumBags, mode,        \
+        per_sample_weights ? &*per_sample_weights : nullptr, PaddingIdx, out0, \
+        out2.data_ptr(), out3.data_ptr());                                     \
     break;
     SK_BAG_CASE(float, Float)
     SK_BAG_CASE(double, Double)

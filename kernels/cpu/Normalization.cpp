@@ -115,8 +115,7 @@ template <typename Fn> void dispatchFloating(ScalarType T, Fn &&F) {
 
 /// \p T as a contiguous array of Acc values: \p T's own data when it
 /// already has that dtype, else a converted copy kept in \p Keep.
-template <typename Acc>
-const Acc *accData(const Tensor &T, Tensor &Keep) {
+template <typename Acc> const Acc *accData(const Tensor &T, Tensor &Keep) {
   Keep = T.to(scalarTypeOf<Acc>()).contiguous();
   return Keep.data_ptr<Acc>();
 }
@@ -140,9 +139,9 @@ bool isParamDtypeOk(ScalarType Input, ScalarType Param) {
 //===--- layer_norm -------------------------------------------------------===//
 
 template <typename T>
-void layerNormKernel(const Tensor &X, const Tensor *Weight,
-                     const Tensor *Bias, int64_t M, int64_t N, double Eps,
-                     const Tensor &Y, const Tensor &Mean, const Tensor &Rstd) {
+void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
+                     int64_t M, int64_t N, double Eps, const Tensor &Y,
+                     const Tensor &Mean, const Tensor &Rstd) {
   using Acc = opmath_type<T>;
   constexpr bool Direct = std::is_same_v<T, Acc>;
   Tensor GKeep, BKeep;
@@ -175,10 +174,8 @@ void layerNormKernel(const Tensor &X, const Tensor *Weight,
       if constexpr (!Direct)
         for (int64_t I = 0; I < N; ++I)
           Dst[R * N + I] = detail::convertTo<T>(Buf[I]);
-      detail::storeAs(MeanData + R * elementSize(StatType), StatType,
-                      RowMean);
-      detail::storeAs(RstdData + R * elementSize(StatType), StatType,
-                      RowRstd);
+      detail::storeAs(MeanData + R * elementSize(StatType), StatType, RowMean);
+      detail::storeAs(RstdData + R * elementSize(StatType), StatType, RowRstd);
     }
   });
 }
@@ -242,8 +239,8 @@ void channelSums(const T *X, const BatchNormShape &Sh, const Acc *Mean,
 
 /// Y = X * Alpha[c] + Beta[c] in the layout of \p Sh.
 template <typename T, typename Acc>
-void channelAffine(const T *X, T *Y, const BatchNormShape &Sh,
-                   const Acc *Alpha, const Acc *Beta) {
+void channelAffine(const T *X, T *Y, const BatchNormShape &Sh, const Acc *Alpha,
+                   const Acc *Beta) {
   int64_t C = Sh.C;
   if (!Sh.ChannelsInRows) {
     int64_t Grain =
@@ -266,8 +263,8 @@ void channelAffine(const T *X, T *Y, const BatchNormShape &Sh,
       const T *In = X + R * C;
       T *Out = Y + R * C;
       for (int64_t Ch = 0; Ch < C; ++Ch)
-        Out[Ch] =
-            detail::convertTo<T>(static_cast<Acc>(In[Ch]) * Alpha[Ch] + Beta[Ch]);
+        Out[Ch] = detail::convertTo<T>(static_cast<Acc>(In[Ch]) * Alpha[Ch] +
+                                       Beta[Ch]);
     }
   });
 }
@@ -365,8 +362,8 @@ void checkBatchNormParam(const char *Name, OptionalTensorRef P, int64_t C,
   SK_CHECK(P->numel() == C, Name, " should contain ", C, " elements not ",
            P->numel());
   SK_CHECK(isParamDtypeOk(InputType, P->scalar_type()),
-           "native_batch_norm(): expected ", Name, " to have dtype ",
-           InputType, ", but got ", P->scalar_type());
+           "native_batch_norm(): expected ", Name, " to have dtype ", InputType,
+           ", but got ", P->scalar_type());
 }
 
 } // namespace
@@ -391,8 +388,7 @@ SK_META_FUNC(native_layer_norm)
            " and normalized_shape = ", shapeString(normalized_shape));
   IntArrayRef Shape = input.sizes();
   int64_t Rank = input.dim();
-  if (Rank < NormDim ||
-      Shape.slice(Rank - NormDim) != normalized_shape) {
+  if (Rank < NormDim || Shape.slice(Rank - NormDim) != normalized_shape) {
     std::ostringstream OS;
     OS << "Given normalized_shape=" << shapeString(normalized_shape)
        << ", expected input with shape [*";
@@ -490,21 +486,21 @@ SK_IMPL_FUNC(batch_norm_out)
 Tensor SK_NATIVE_FUNC(layer_norm)(const Tensor &input,
                                   IntArrayRef normalized_shape,
                                   const std::optional<Tensor> &weight,
-                                  const std::optional<Tensor> &bias,
-                                  double eps, bool cudnn_enable) {
+                                  const std::optional<Tensor> &bias, double eps,
+                                  bool cudnn_enable) {
   return std::get<0>(
       sk::native_layer_norm(input, normalized_shape, weight, bias, eps));
 }
 
-Tensor SK_NATIVE_FUNC(batch_norm)(
-    const Tensor &input, const std::optional<Tensor> &weight,
-    const std::optional<Tensor> &bias,
-    const std::optional<Tensor> &running_mean,
-    const std::optional<Tensor> &running_var, bool training, double momentum,
-    double eps, bool cudnn_enabled) {
-  return std::get<0>(sk::native_batch_norm(input, weight, bias, running_mean,
-                                           running_var, training, momentum,
-                                           eps));
+Tensor SK_NATIVE_FUNC(batch_norm)(const Tensor &input,
+                                  const std::optional<Tensor> &weight,
+                                  const std::optional<Tensor> &bias,
+                                  const std::optional<Tensor> &running_mean,
+                                  const std::optional<Tensor> &running_var,
+                                  bool training, double momentum, double eps,
+                                  bool cudnn_enabled) {
+  return std::get<0>(sk::native_batch_norm(
+      input, weight, bias, running_mean, running_var, training, momentum, eps));
 }
 
 } // namespace sk

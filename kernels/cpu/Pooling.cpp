@@ -65,7 +65,7 @@ int64_t poolingOutputShape(int64_t In, int64_t K, int64_t Pad, int64_t Stride,
 }
 
 /// The \p Dims (2 or 3) values of a pooling argument given as one value
-/// or \p Dims; \p Default when it is empty and may be (stride).
+/// or as \p Dims values.
 void expandArg(IntArrayRef Arg, int Dims, int64_t *Out) {
   for (int I = 0; I < Dims; ++I)
     Out[I] = Arg.size() == 1 ? Arg[0] : Arg[I];
@@ -113,8 +113,8 @@ template <typename T> inline bool isNan(T V) {
 /// The window of output position \p O along one dimension: its first
 /// input index inside the input (skipping padding by whole dilations)
 /// and its end.
-inline void windowBounds(int64_t O, int64_t In, int64_t K, int64_t S,
-                         int64_t P, int64_t D, int64_t &Start, int64_t &End) {
+inline void windowBounds(int64_t O, int64_t In, int64_t K, int64_t S, int64_t P,
+                         int64_t D, int64_t &Start, int64_t &End) {
   Start = O * S - P;
   End = std::min(Start + (K - 1) * D + 1, In);
   while (Start < 0)
@@ -253,8 +253,8 @@ PoolMeta poolMeta(int Dims, const Tensor &self, const PoolParams &P,
   M.Shape.In[1] = self.size(-2);
   M.Shape.In[2] = self.size(-1);
   for (int I = 3 - Dims; I < 3; ++I)
-    M.Shape.Out[I] = poolingOutputShape(M.Shape.In[I], P.K[I], P.P[I],
-                                        P.S[I], P.D[I], ceil_mode);
+    M.Shape.Out[I] = poolingOutputShape(M.Shape.In[I], P.K[I], P.P[I], P.S[I],
+                                        P.D[I], ceil_mode);
   M.Shape.Out[0] = Dims == 3 ? M.Shape.Out[0] : 1;
 
   if (Dims == 2) {
@@ -283,8 +283,7 @@ PoolMeta poolMeta(int Dims, const Tensor &self, const PoolParams &P,
     SK_CHECK(P.K[2] / 2 >= P.P[2] && P.K[1] / 2 >= P.P[1],
              "pad should be smaller than or equal to half of kernel size, "
              "but got padW = ",
-             P.P[2], ", padH = ", P.P[1], ", kW = ", P.K[2], ", kH = ",
-             P.K[1]);
+             P.P[2], ", padH = ", P.P[1], ", kW = ", P.K[2], ", kH = ", P.K[1]);
     SK_CHECK(M.Shape.Out[2] >= 1 && M.Shape.Out[1] >= 1, "Given input size: (",
              M.Shape.C, "x", M.Shape.In[1], "x", M.Shape.In[2], "). ",
              "Calculated output size: (", M.Shape.C, "x", M.Shape.Out[1], "x",
@@ -315,8 +314,7 @@ PoolMeta poolMeta(int Dims, const Tensor &self, const PoolParams &P,
              "got kT: ",
              P.K[0], " kW: ", P.K[2], " kH: ", P.K[1], " padT: ", P.P[0],
              " padW: ", P.P[2], " padH: ", P.P[1]);
-    SK_CHECK(M.Shape.Out[0] >= 1 && M.Shape.Out[2] >= 1 &&
-                 M.Shape.Out[1] >= 1,
+    SK_CHECK(M.Shape.Out[0] >= 1 && M.Shape.Out[2] >= 1 && M.Shape.Out[1] >= 1,
              "Given input size: (", M.Shape.C, "x", M.Shape.In[0], "x",
              M.Shape.In[1], "x", M.Shape.In[2], "). Calculated output size: (",
              M.Shape.C, "x", M.Shape.Out[0], "x", M.Shape.Out[1], "x",
@@ -341,7 +339,7 @@ void maxPoolImpl(int Dims, const Tensor &self, const PoolParams &P,
   switch (self.scalar_type()) {
 #define SK_POOL_CASE(CppType, Name)                                            \
   case ScalarType::Name:                                                       \
-    return maxPoolKernel<CppType>(X.data_ptr<CppType>(),                      \
+    return maxPoolKernel<CppType>(X.data_ptr<CppType>(),                       \
                                   out.data_ptr<CppType>(), Ind, M.Shape, P,    \
                                   ChannelsLast);
     SK_POOL_CASE(uint8_t, Byte)
@@ -364,9 +362,9 @@ void maxPoolImpl(int Dims, const Tensor &self, const PoolParams &P,
 SK_META_FUNC(max_pool2d_with_indices)
 (const Tensor &self, IntArrayRef kernel_size, IntArrayRef stride,
  IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
-  PoolMeta M =
-      poolMeta(2, self, parsePoolArgs(2, kernel_size, stride, padding, dilation),
-               ceil_mode);
+  PoolMeta M = poolMeta(
+      2, self, parsePoolArgs(2, kernel_size, stride, padding, dilation),
+      ceil_mode);
   std::vector<int64_t> Strides = stridesForMemoryFormat(M.Sizes, M.Format);
   set_output_strided(0, M.Sizes, Strides, self.options());
   set_output_strided(1, M.Sizes, Strides, self.options().dtype(kLong));
@@ -383,9 +381,9 @@ SK_IMPL_FUNC(max_pool2d_with_indices_out)
 SK_META_FUNC(max_pool3d_with_indices)
 (const Tensor &self, IntArrayRef kernel_size, IntArrayRef stride,
  IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
-  PoolMeta M =
-      poolMeta(3, self, parsePoolArgs(3, kernel_size, stride, padding, dilation),
-               ceil_mode);
+  PoolMeta M = poolMeta(
+      3, self, parsePoolArgs(3, kernel_size, stride, padding, dilation),
+      ceil_mode);
   std::vector<int64_t> Strides = stridesForMemoryFormat(M.Sizes, M.Format);
   set_output_strided(0, M.Sizes, Strides, self.options());
   set_output_strided(1, M.Sizes, Strides, self.options().dtype(kLong));

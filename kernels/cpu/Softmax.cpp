@@ -40,8 +40,7 @@ template <class D, class V> HWY_INLINE V expKeepNaN(D Tag, V X) {
 /// Softmax (or log-softmax) of the \p N contiguous values at \p X into
 /// \p Y. \p X and \p Y may be the same row: every pass reads an element
 /// before it writes it.
-template <typename T>
-void softmaxRow(const T *X, T *Y, int64_t N, bool Log) {
+template <typename T> void softmaxRow(const T *X, T *Y, int64_t N, bool Log) {
   const hn::ScalableTag<T> Tag;
   const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
   int64_t I = 0;
@@ -101,8 +100,8 @@ void softmaxColumns(const T *X, T *Y, int64_t Dim, int64_t Stride,
     const T *Row = X + D * Stride;
     int64_t J = 0;
     for (; J + L <= Width; J += L)
-      hn::StoreU(hn::Max(hn::LoadU(Tag, Max + J), hn::LoadU(Tag, Row + J)),
-                 Tag, Max + J);
+      hn::StoreU(hn::Max(hn::LoadU(Tag, Max + J), hn::LoadU(Tag, Row + J)), Tag,
+                 Max + J);
     for (; J < Width; ++J)
       Max[J] = std::max(Max[J], Row[J]);
   }
@@ -151,10 +150,10 @@ template <typename In, typename Out>
 void hostSoftmax(const In *Src, Out *Dst, int64_t Outer, int64_t Dim,
                  int64_t Inner, bool Log) {
   using Acc = opmath_type<In>;
-  constexpr bool Direct =
-      std::is_same_v<In, Acc> && std::is_same_v<Out, Acc>;
+  constexpr bool Direct = std::is_same_v<In, Acc> && std::is_same_v<Out, Acc>;
   if (Inner == 1) {
-    int64_t Grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(Dim, 1));
+    int64_t Grain =
+        std::max<int64_t>(1, kGrainSize / std::max<int64_t>(Dim, 1));
     parallel_for(0, Outer, Grain, [&](int64_t Begin, int64_t End) {
       std::vector<Acc> Buf(Direct ? 0 : Dim);
       for (int64_t R = Begin; R < End; ++R) {
@@ -175,8 +174,8 @@ void hostSoftmax(const In *Src, Out *Dst, int64_t Outer, int64_t Dim,
   }
   // Columns are processed in chunks that keep a chunk's Dim x Width
   // values (and the scratch) in cache between the three passes.
-  int64_t Width = std::clamp<int64_t>(16384 / std::max<int64_t>(Dim, 1), 16,
-                                      1024);
+  int64_t Width =
+      std::clamp<int64_t>(16384 / std::max<int64_t>(Dim, 1), 16, 1024);
   Width = std::min(Width, Inner);
   int64_t Chunks = (Inner + Width - 1) / Width;
   int64_t Grain =
@@ -213,12 +212,12 @@ TensorOptions checkSoftmax(const char *Op, const Tensor &self, int64_t dim,
                            bool half_to_float) {
   int64_t Dim = maybeWrapDim(dim, self.dim());
   SK_CHECK(isFloatingType(self.scalar_type()), Op,
-           "(): expected a floating-point input, but got ",
-           self.scalar_type());
+           "(): expected a floating-point input, but got ", self.scalar_type());
   SK_CHECK(!half_to_float || self.scalar_type() == kHalf ||
                self.scalar_type() == kBFloat16,
-           Op, "(): conversion with half_to_float is supported for float16 "
-               "and bfloat16 inputs only, but got ",
+           Op,
+           "(): conversion with half_to_float is supported for float16 "
+           "and bfloat16 inputs only, but got ",
            self.scalar_type());
   int64_t InputDim = self.dim() > 0 ? self.dim() : 1;
   SK_CHECK(Dim >= 0 && Dim < InputDim,
@@ -229,8 +228,7 @@ TensorOptions checkSoftmax(const char *Op, const Tensor &self, int64_t dim,
   return Options;
 }
 
-void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out,
-                 bool Log) {
+void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
   if (self.numel() == 0)
     return;
   int64_t Dim = maybeWrapDim(dim, self.dim());
@@ -283,8 +281,8 @@ SK_IMPL_FUNC(softmax_out)
 
 SK_META_FUNC(_log_softmax)
 (const Tensor &self, int64_t dim, bool half_to_float) {
-  set_output_contiguous(
-      0, self.sizes(), checkSoftmax("_log_softmax", self, dim, half_to_float));
+  set_output_contiguous(0, self.sizes(),
+                        checkSoftmax("_log_softmax", self, dim, half_to_float));
 }
 
 SK_IMPL_FUNC(log_softmax_out)

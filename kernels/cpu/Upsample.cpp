@@ -73,8 +73,7 @@ SK_META_FUNC(upsample_nearest1d)
   SK_CHECK(self.size(1) != 0 && self.size(2) != 0,
            "Non-empty 3D data tensor expected but got a tensor with sizes ",
            self.sizes());
-  set_output_contiguous(0, {self.size(0), self.size(1), OutW},
-                        self.options());
+  set_output_contiguous(0, {self.size(0), self.size(1), OutW}, self.options());
 }
 
 SK_IMPL_FUNC(upsample_nearest1d_out)
@@ -94,8 +93,7 @@ SK_IMPL_FUNC(upsample_nearest1d_out)
   switch (self.itemsize()) {
   case 1:
     return gatherRows(static_cast<const uint8_t *>(XData),
-                      static_cast<uint8_t *>(YData), Rows, In, Out,
-                      Src.data());
+                      static_cast<uint8_t *>(YData), Rows, In, Out, Src.data());
   case 2:
     return gatherRows(static_cast<const uint16_t *>(XData),
                       static_cast<uint16_t *>(YData), Rows, In, Out,

@@ -57,8 +57,8 @@ Tensor randomTensor(IntArrayRef Sizes, ScalarType Dtype = kFloat,
   return fromVector(randomValues(numelOf(Sizes), Lo, Hi, Seed), Sizes, Dtype);
 }
 
-void expectNear(const std::vector<double> &Got,
-                const std::vector<double> &Want, double Tol) {
+void expectNear(const std::vector<double> &Got, const std::vector<double> &Want,
+                double Tol) {
   ASSERT_EQ(Got.size(), Want.size());
   for (size_t I = 0; I < Got.size(); ++I) {
     if (std::isnan(Want[I])) {
@@ -127,20 +127,19 @@ TEST(NNSoftmax, MatchesReferenceOverDimsAndDtypes) {
       for (bool Log : {false, true}) {
         Tensor X = randomTensor(C.Sizes, Dtype);
         std::vector<double> XV = toVector<double>(X);
-        int64_t Dim = C.Sizes.empty() ? 0
-                                      : (C.Dim + static_cast<int64_t>(
-                                                     C.Sizes.size())) %
-                                            static_cast<int64_t>(C.Sizes.size());
+        int64_t Dim = C.Sizes.empty()
+                          ? 0
+                          : (C.Dim + static_cast<int64_t>(C.Sizes.size())) %
+                                static_cast<int64_t>(C.Sizes.size());
         Tensor Y = Log ? sk::_log_softmax(X, C.Dim, false)
                        : sk::_softmax(X, C.Dim, false);
         EXPECT_EQ(Y.scalar_type(), Dtype);
         EXPECT_EQ(Y.sizes().vec(), C.Sizes);
-        double Tol = Dtype == kDouble   ? 1e-12
-                     : Dtype == kFloat  ? 1e-5
-                     : Dtype == kHalf   ? 4e-3
-                                        : 2e-2;
-        expectNear(toVector<double>(Y), refSoftmax(XV, C.Sizes, Dim, Log),
-                   Tol);
+        double Tol = Dtype == kDouble  ? 1e-12
+                     : Dtype == kFloat ? 1e-5
+                     : Dtype == kHalf  ? 4e-3
+                                       : 2e-2;
+        expectNear(toVector<double>(Y), refSoftmax(XV, C.Sizes, Dim, Log), Tol);
       }
 }
 
@@ -185,9 +184,8 @@ TEST(NNSoftmax, ZeroSizeAndNaNAndInfinity) {
   EXPECT_EQ(Y[23], 0.0);
   EXPECT_NEAR(Y[20], 1.0 / 19, 1e-6);
   // The inner-dimension path propagates NaN too.
-  std::vector<double> Col =
-      toVector<double>(sk::_softmax(transposed(X, 0, 1).contiguous(), 0,
-                                    false));
+  std::vector<double> Col = toVector<double>(
+      sk::_softmax(transposed(X, 0, 1).contiguous(), 0, false));
   EXPECT_TRUE(std::isnan(Col[0]));
   EXPECT_FALSE(std::isnan(Col[1]));
 }
@@ -196,9 +194,8 @@ TEST(NNSoftmax, CompositesCastAndHalfToFloat) {
   Tensor X = randomTensor({4, 7}, kFloat);
   Tensor Y = sk::softmax(X, 1, kDouble);
   EXPECT_EQ(Y.scalar_type(), kDouble);
-  expectNear(toVector<double>(Y), refSoftmax(toVector<double>(X), {4, 7}, 1,
-                                             false),
-             1e-6);
+  expectNear(toVector<double>(Y),
+             refSoftmax(toVector<double>(X), {4, 7}, 1, false), 1e-6);
   Tensor L = sk::log_softmax(X, -1);
   EXPECT_EQ(L.scalar_type(), kFloat);
   expectNear(toVector<double>(L),
@@ -249,8 +246,8 @@ void refLayerNorm(const std::vector<double> &X, int64_t M, int64_t N,
     Mean[R] = Mu;
     Rstd[R] = Rs;
     for (int64_t I = 0; I < N; ++I)
-      Y[R * N + I] = (X[R * N + I] - Mu) * Rs * (W ? (*W)[I] : 1) +
-                     (B ? (*B)[I] : 0);
+      Y[R * N + I] =
+          (X[R * N + I] - Mu) * Rs * (W ? (*W)[I] : 1) + (B ? (*B)[I] : 0);
   }
 }
 
@@ -266,18 +263,20 @@ TEST(NNLayerNorm, MatchesReferenceWithAndWithoutAffine) {
                    Affine ? &BV : nullptr, 1e-5, Y, Mean, Rstd);
       auto [Out, MeanT, RstdT] =
           Affine ? sk::native_layer_norm(X, {4, 21}, W, B, 1e-5)
-                 : sk::native_layer_norm(X, {4, 21}, std::nullopt,
-                                         std::nullopt, 1e-5);
+                 : sk::native_layer_norm(X, {4, 21}, std::nullopt, std::nullopt,
+                                         1e-5);
       double Tol = Dtype == kBFloat16 ? 3e-2 : 1e-5;
       expectNear(toVector<double>(Out), Y, Tol);
       EXPECT_EQ(MeanT.sizes().vec(), (std::vector<int64_t>{3, 1, 1}));
       EXPECT_EQ(RstdT.sizes().vec(), (std::vector<int64_t>{3, 1, 1}));
-      expectNear(toVector<double>(MeanT), Mean, Dtype == kBFloat16 ? 1e-2 : 1e-6);
-      expectNear(toVector<double>(RstdT), Rstd, Dtype == kBFloat16 ? 1e-2 : 1e-5);
+      expectNear(toVector<double>(MeanT), Mean,
+                 Dtype == kBFloat16 ? 1e-2 : 1e-6);
+      expectNear(toVector<double>(RstdT), Rstd,
+                 Dtype == kBFloat16 ? 1e-2 : 1e-5);
       // The composite returns the first output.
-      Tensor Composite = Affine ? sk::layer_norm(X, {21}, W.select(0, 0),
-                                                 B.select(0, 0))
-                                : sk::layer_norm(X, {21});
+      Tensor Composite =
+          Affine ? sk::layer_norm(X, {21}, W.select(0, 0), B.select(0, 0))
+                 : sk::layer_norm(X, {21});
       std::vector<double> W1(WV.begin(), WV.begin() + 21),
           B1(BV.begin(), BV.begin() + 21);
       refLayerNorm(toVector<double>(X), 12, 21, Affine ? &W1 : nullptr,
@@ -298,12 +297,12 @@ TEST(NNLayerNorm, NonContiguousOutAndMeta) {
   expectNear(toVector<double>(Out), Y, 1e-5);
   expectNear(toVector<double>(M), Mean, 1e-6);
   expectNear(toVector<double>(R), Rstd, 1e-5);
-  auto Cpu = sk::cpu::native_layer_norm(X, {7}, std::nullopt, std::nullopt,
-                                        1e-3);
+  auto Cpu =
+      sk::cpu::native_layer_norm(X, {7}, std::nullopt, std::nullopt, 1e-3);
   expectNear(toVector<double>(std::get<0>(Cpu)), Y, 1e-5);
 
-  auto Meta = sk::native_layer_norm(toMeta(X), {7}, std::nullopt,
-                                    std::nullopt, 1e-3);
+  auto Meta =
+      sk::native_layer_norm(toMeta(X), {7}, std::nullopt, std::nullopt, 1e-3);
   expectSameGeometry(std::get<0>(Meta), std::get<0>(Cpu));
   expectSameGeometry(std::get<1>(Meta), std::get<1>(Cpu));
   expectSameGeometry(std::get<2>(Meta), std::get<2>(Cpu));
@@ -338,9 +337,9 @@ TEST(NNLayerNorm, Errors) {
 //===--- batch_norm -------------------------------------------------------===//
 
 /// Batch norm of row-major [N, C, S] \p X in double.
-void refBatchNorm(const std::vector<double> &X, int64_t N, int64_t C,
-                  int64_t S, const std::vector<double> &W,
-                  const std::vector<double> &B, const std::vector<double> &Mean,
+void refBatchNorm(const std::vector<double> &X, int64_t N, int64_t C, int64_t S,
+                  const std::vector<double> &W, const std::vector<double> &B,
+                  const std::vector<double> &Mean,
                   const std::vector<double> &Var, double Eps,
                   std::vector<double> &Y) {
   Y.assign(X.size(), 0);
@@ -353,9 +352,9 @@ void refBatchNorm(const std::vector<double> &X, int64_t N, int64_t C,
 }
 
 /// Per-channel mean and biased/unbiased variance of [N, C, S] \p X.
-void channelStats(const std::vector<double> &X, int64_t N, int64_t C,
-                  int64_t S, std::vector<double> &Mean,
-                  std::vector<double> &Var, std::vector<double> &Unbiased) {
+void channelStats(const std::vector<double> &X, int64_t N, int64_t C, int64_t S,
+                  std::vector<double> &Mean, std::vector<double> &Var,
+                  std::vector<double> &Unbiased) {
   Mean.assign(C, 0);
   Var.assign(C, 0);
   Unbiased.assign(C, 0);
@@ -418,8 +417,8 @@ TEST(NNBatchNorm, InferenceUsesRunningStatsAndCompositeAndTwoDims) {
   std::vector<double> Ones(4, 1.0), Zeros(4, 0.0);
   refBatchNorm(toVector<double>(X), 5, 4, 1, Ones, Zeros, toVector<double>(RM),
                toVector<double>(RV), 1e-5, Y);
-  auto [Out, SM, SI] = sk::native_batch_norm(X, std::nullopt, std::nullopt,
-                                             RM, RV, false, 0.1, 1e-5);
+  auto [Out, SM, SI] = sk::native_batch_norm(X, std::nullopt, std::nullopt, RM,
+                                             RV, false, 0.1, 1e-5);
   expectNear(toVector<double>(Out), Y, 1e-12);
   EXPECT_EQ(SM.sizes().vec(), (std::vector<int64_t>{0}));
   EXPECT_EQ(SI.sizes().vec(), (std::vector<int64_t>{0}));
@@ -433,9 +432,9 @@ TEST(NNBatchNorm, InferenceUsesRunningStatsAndCompositeAndTwoDims) {
   std::vector<double> Mean, Var, Unbiased;
   channelStats(toVector<double>(X), 5, 4, 1, Mean, Var, Unbiased);
   refBatchNorm(toVector<double>(X), 5, 4, 1, Ones, Zeros, Mean, Var, 1e-5, Y);
-  Tensor T = std::get<0>(sk::cpu::native_batch_norm(
-      X, std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, 0.1,
-      1e-5));
+  Tensor T = std::get<0>(
+      sk::cpu::native_batch_norm(X, std::nullopt, std::nullopt, std::nullopt,
+                                 std::nullopt, true, 0.1, 1e-5));
   expectNear(toVector<double>(T), Y, 1e-12);
 }
 
@@ -444,9 +443,9 @@ TEST(NNBatchNorm, MetaAndErrors) {
   Tensor W = sk::ones({3});
   auto Cpu = sk::native_batch_norm(X, W, W, std::nullopt, std::nullopt, true,
                                    0.1, 1e-5);
-  auto Meta = sk::native_batch_norm(toMeta(X), toMeta(W), toMeta(W),
-                                    std::nullopt, std::nullopt, true, 0.1,
-                                    1e-5);
+  auto Meta =
+      sk::native_batch_norm(toMeta(X), toMeta(W), toMeta(W), std::nullopt,
+                            std::nullopt, true, 0.1, 1e-5);
   expectSameGeometry(std::get<0>(Meta), std::get<0>(Cpu));
   expectSameGeometry(std::get<1>(Meta), std::get<1>(Cpu));
   expectSameGeometry(std::get<2>(Meta), std::get<2>(Cpu));
@@ -456,16 +455,16 @@ TEST(NNBatchNorm, MetaAndErrors) {
                                         1e-5),
                   "weight should contain 3 elements not 4");
   SK_EXPECT_ERROR(sk::native_batch_norm(X, std::nullopt, std::nullopt,
-                                        std::nullopt, std::nullopt, false,
-                                        0.1, 1e-5),
+                                        std::nullopt, std::nullopt, false, 0.1,
+                                        1e-5),
                   "running_mean must be defined in evaluation mode");
   SK_EXPECT_ERROR(sk::native_batch_norm(sk::zeros({3}), std::nullopt,
                                         std::nullopt, std::nullopt,
                                         std::nullopt, true, 0.1, 1e-5),
                   "expected an input with at least 2 dimensions");
-  SK_EXPECT_ERROR(sk::native_batch_norm(X, sk::ones({3}, kDouble),
-                                        std::nullopt, std::nullopt,
-                                        std::nullopt, true, 0.1, 1e-5),
+  SK_EXPECT_ERROR(sk::native_batch_norm(X, sk::ones({3}, kDouble), std::nullopt,
+                                        std::nullopt, std::nullopt, true, 0.1,
+                                        1e-5),
                   "expected weight to have dtype float32, but got float64");
 }
 
@@ -527,9 +526,9 @@ struct BagRef {
 };
 
 BagRef refBag(const std::vector<double> &W, int64_t D,
-              const std::vector<int64_t> &Idx,
-              const std::vector<int64_t> &Off, bool IncludeLast, int Mode,
-              const std::vector<double> *PS, int64_t Padding) {
+              const std::vector<int64_t> &Idx, const std::vector<int64_t> &Off,
+              bool IncludeLast, int Mode, const std::vector<double> *PS,
+              int64_t Padding) {
   BagRef R;
   int64_t Bags = static_cast<int64_t>(Off.size()) - (IncludeLast ? 1 : 0);
   for (int64_t B = 0; B < Bags; ++B) {
@@ -586,22 +585,24 @@ TEST(NNEmbeddingBag, SumMeanMaxWithPaddingAndLastOffset) {
           O.push_back(9);
         Tensor OffT = fromVector(O, {static_cast<int64_t>(O.size())}, kLong);
         BagRef R = refBag(WV, D, Idx, O, IncludeLast, Mode, nullptr, Padding);
-        auto [Out, Offset2Bag, BagSize, MaxIdx] = sk::_embedding_bag(
-            W, IdxT, OffT, false, Mode, false, std::nullopt, IncludeLast,
-            Padding);
+        auto [Out, Offset2Bag, BagSize, MaxIdx] =
+            sk::_embedding_bag(W, IdxT, OffT, false, Mode, false, std::nullopt,
+                               IncludeLast, Padding);
         EXPECT_EQ(Out.sizes().vec(), (std::vector<int64_t>{4, D}));
         expectNear(toVector<double>(Out), R.Out, 1e-6);
         EXPECT_EQ(toVector<double>(BagSize), R.BagSize);
-        if (Mode == 2)
+        if (Mode == 2) {
           EXPECT_EQ(toVector<double>(MaxIdx), R.MaxIdx);
-        else
+        } else {
           EXPECT_EQ(MaxIdx.sizes().vec(), (std::vector<int64_t>{4}));
+        }
         // PyTorch's fast sum path has no offset2bag.
         bool Fast = Mode == 0 && Padding < 0;
         EXPECT_EQ(Offset2Bag.numel(), Fast ? 0 : 9);
-        if (!Fast)
+        if (!Fast) {
           EXPECT_EQ(toVector<double>(Offset2Bag),
                     (std::vector<double>{0, 0, 2, 2, 2, 2, 3, 3, 3}));
+        }
       }
 }
 
@@ -621,8 +622,8 @@ TEST(NNEmbeddingBag, PerSampleWeightsInt32AndComposite) {
   EXPECT_EQ(toVector<double>(std::get<1>(Res)),
             (std::vector<double>{0, 1, 1, 1}));
 
-  auto Meta = sk::embedding_bag(toMeta(W), toMeta(IdxT), toMeta(OffT), false,
-                                2, false);
+  auto Meta =
+      sk::embedding_bag(toMeta(W), toMeta(IdxT), toMeta(OffT), false, 2, false);
   auto Cpu = sk::cpu::_embedding_bag(W, IdxT, OffT, false, 2, false,
                                      std::nullopt, false, -1);
   expectSameGeometry(std::get<0>(Meta), std::get<0>(Cpu));
@@ -636,16 +637,16 @@ TEST(NNEmbeddingBag, Errors) {
   Tensor W = sk::zeros({4, 3});
   Tensor Idx = fromVector<int64_t>({0, 1}, {2}, kLong);
   Tensor Off = fromVector<int64_t>({0}, {1}, kLong);
-  SK_EXPECT_ERROR(sk::_embedding_bag(W, Idx, fromVector<int64_t>({1}, {1}),
-                                     false, 0),
-                  "offsets[0] has to be 0");
-  SK_EXPECT_ERROR(sk::_embedding_bag(W, Idx, fromVector<int64_t>({0, 3}, {2}),
-                                     false, 0),
-                  "offsets[-1] can not be greater than input's length 2 but "
-                  "got offsets[-1] of 3");
-  SK_EXPECT_ERROR(sk::_embedding_bag(W, Idx, Off, false, 1, false,
-                                     sk::ones({2})),
-                  "per_sample_weights only supported with mode='sum'");
+  SK_EXPECT_ERROR(
+      sk::_embedding_bag(W, Idx, fromVector<int64_t>({1}, {1}), false, 0),
+      "offsets[0] has to be 0");
+  SK_EXPECT_ERROR(
+      sk::_embedding_bag(W, Idx, fromVector<int64_t>({0, 3}, {2}), false, 0),
+      "offsets[-1] can not be greater than input's length 2 but "
+      "got offsets[-1] of 3");
+  SK_EXPECT_ERROR(
+      sk::_embedding_bag(W, Idx, Off, false, 1, false, sk::ones({2})),
+      "per_sample_weights only supported with mode='sum'");
   SK_EXPECT_ERROR(sk::_embedding_bag(W, Idx, Off.to(kInt), false, 0),
                   "same dtype");
   SK_EXPECT_ERROR(sk::_embedding_bag(sk::zeros({4, 3}, kLong), Idx, Off),
@@ -653,9 +654,9 @@ TEST(NNEmbeddingBag, Errors) {
   SK_EXPECT_ERROR(sk::_embedding_bag(W, Idx, sk::empty({0}, kLong), false, 0,
                                      false, std::nullopt, true),
                   "include_last_offset: number of offset should be at least 1");
-  SK_EXPECT_ERROR_TYPE(sk::_embedding_bag(W, fromVector<int64_t>({0, 4}, {2}),
-                                          Off),
-                       IndexError, "found idx to be 4");
+  SK_EXPECT_ERROR_TYPE(
+      sk::_embedding_bag(W, fromVector<int64_t>({0, 4}, {2}), Off), IndexError,
+      "found idx to be 4");
 }
 
 //===--- binary_cross_entropy ---------------------------------------------===//
@@ -692,8 +693,8 @@ TEST(NNBinaryCrossEntropy, ReductionsWeightsAndLayouts) {
     Tensor SumT = sk::binary_cross_entropy(X, Y, W, 2);
     EXPECT_EQ(SumT.dim(), 0);
     expectNear(toVector<double>(SumT), {Sum}, Tol);
-    expectNear(toVector<double>(sk::binary_cross_entropy(X, Y, W)),
-               {Sum / 30}, Tol);
+    expectNear(toVector<double>(sk::binary_cross_entropy(X, Y, W)), {Sum / 30},
+               Tol);
   }
   // A transposed input keeps its layout without reduction; 0 and 1 give
   // the clamped loss of 100.
@@ -730,12 +731,11 @@ TEST(NNBinaryCrossEntropy, MetaAndErrors) {
                   "does not broadcast");
   SK_EXPECT_ERROR(sk::binary_cross_entropy(X, Y, std::nullopt, 3),
                   "reduction must be");
-  SK_EXPECT_ERROR(sk::binary_cross_entropy(sk::full({2}, 1.5),
-                                           sk::full({2}, 0.5)),
-                  "all elements of input should be between 0 and 1");
-  SK_EXPECT_ERROR(sk::binary_cross_entropy(sk::full({2}, 0.5),
-                                           sk::full({2}, -1.0), std::nullopt,
-                                           0),
+  SK_EXPECT_ERROR(
+      sk::binary_cross_entropy(sk::full({2}, 1.5), sk::full({2}, 0.5)),
+      "all elements of input should be between 0 and 1");
+  SK_EXPECT_ERROR(sk::binary_cross_entropy(
+                      sk::full({2}, 0.5), sk::full({2}, -1.0), std::nullopt, 0),
                   "all elements of target should be between 0 and 1");
 }
 
@@ -761,8 +761,8 @@ void refMaxPool(const std::vector<double> &X, int64_t Planes,
                 int64_t It = Ot * S[0] - P[0] + A * D[0];
                 int64_t Ih = Oh * S[1] - P[1] + B * D[1];
                 int64_t Iw = Ow * S[2] - P[2] + C * D[2];
-                if (It < 0 || Ih < 0 || Iw < 0 || It >= In[0] ||
-                    Ih >= In[1] || Iw >= In[2])
+                if (It < 0 || Ih < 0 || Iw < 0 || It >= In[0] || Ih >= In[1] ||
+                    Iw >= In[2])
                   continue;
                 int64_t Flat = (It * In[1] + Ih) * In[2] + Iw;
                 double V = X[Pl * In[0] * In[1] * In[2] + Flat];
@@ -798,9 +798,8 @@ TEST(NNMaxPool, TwoDimensionalMatchesReference) {
         Tensor X = randomTensor(C.Sizes, Dtype, 51, -50, 50);
         if (ChannelsLast)
           X = X.contiguous(MemoryFormat::ChannelsLast);
-        auto [Y, Ind] = sk::max_pool2d_with_indices(X, C.Kernel, C.Stride,
-                                                    C.Padding, C.Dilation,
-                                                    C.Ceil);
+        auto [Y, Ind] = sk::max_pool2d_with_indices(
+            X, C.Kernel, C.Stride, C.Padding, C.Dilation, C.Ceil);
         std::vector<int64_t> Want = C.Sizes;
         Want[Want.size() - 2] = C.OutHW[0];
         Want[Want.size() - 1] = C.OutHW[1];
@@ -825,9 +824,8 @@ TEST(NNMaxPool, TwoDimensionalMatchesReference) {
         refMaxPool(toVector<double>(X), Planes, In, K, S, P, D, Out, RY, RI);
         EXPECT_EQ(toVector<double>(Y), RY);
         EXPECT_EQ(toVector<double>(Ind), RI);
-        EXPECT_EQ(toVector<double>(sk::max_pool2d(X, C.Kernel, C.Stride,
-                                                  C.Padding, C.Dilation,
-                                                  C.Ceil)),
+        EXPECT_EQ(toVector<double>(sk::max_pool2d(
+                      X, C.Kernel, C.Stride, C.Padding, C.Dilation, C.Ceil)),
                   RY);
       }
 }
@@ -837,9 +835,8 @@ TEST(NNMaxPool, ThreeDimensionalAndChannelsLast3d) {
     Tensor X = randomTensor({2, 3, 5, 6, 7}, kFloat, 61);
     if (ChannelsLast)
       X = X.contiguous(MemoryFormat::ChannelsLast3d);
-    auto [Y, Ind] =
-        sk::max_pool3d_with_indices(X, {2, 3, 2}, {2, 2, 1}, {1, 1, 0}, {1},
-                                    false);
+    auto [Y, Ind] = sk::max_pool3d_with_indices(X, {2, 3, 2}, {2, 2, 1},
+                                                {1, 1, 0}, {1}, false);
     int64_t In[3] = {5, 6, 7}, K[3] = {2, 3, 2}, S[3] = {2, 2, 1},
             P[3] = {1, 1, 0}, D[3] = {1, 1, 1}, Out[3] = {3, 3, 6};
     ASSERT_EQ(Y.sizes().vec(), (std::vector<int64_t>{2, 3, 3, 3, 6}));
@@ -850,9 +847,9 @@ TEST(NNMaxPool, ThreeDimensionalAndChannelsLast3d) {
     refMaxPool(toVector<double>(X), 6, In, K, S, P, D, Out, RY, RI);
     EXPECT_EQ(toVector<double>(Y), RY);
     EXPECT_EQ(toVector<double>(Ind), RI);
-    EXPECT_EQ(toVector<double>(sk::max_pool3d(X, {2, 3, 2}, {2, 2, 1},
-                                              {1, 1, 0})),
-              RY);
+    EXPECT_EQ(
+        toVector<double>(sk::max_pool3d(X, {2, 3, 2}, {2, 2, 1}, {1, 1, 0})),
+        RY);
   }
   // Non-batch 4-d input, default stride.
   Tensor X = randomTensor({2, 4, 4, 4}, kDouble, 62);

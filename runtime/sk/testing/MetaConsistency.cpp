@@ -28,11 +28,17 @@ namespace testing {
 //    the same shape from a pool (a scalar, [1], [5], [2, 3], [3, 1],
 //    [4, 3, 2], [2, 3, 4, 5], an empty [0, 3]), then broadcasting pairs
 //    ([2, 3] with [3], ...), float32 throughout, then float64, int64, bool
-//    and bfloat16 on [2, 3], and the first tensor transposed;
+//    and bfloat16 on [2, 3], the first tensor transposed, and a float
+//    table with int64 indices (and the other way round);
+//  - while the other arguments vary (below), optional tensors are also
+//    left None;
 //  - every other argument takes its default, or the first value of a pool
 //    for its type, and then, one argument at a time, the pool's other
 //    values (ints 0, 1, -1, 2; lists [], [0], [-1], [1, 1]; optionals None
 //    and a value; ...);
+//  - an int[] argument also takes the first tensor's last size, for
+//    arguments that name trailing dimensions (layer_norm's
+//    normalized_shape);
 //  - tensor values are small integers (0, 1, 2) stored in the tensor's
 //    dtype, so index arguments are often in range.
 //
@@ -47,6 +53,9 @@ namespace testing {
 
 namespace {
 
+/// Stands, in an int[] pool, for the first tensor's last size.
+const std::string LastSizeMarker = "<the first tensor's last size>";
+
 /// How the tensor arguments of one sample are made.
 struct TensorPlan {
   /// The shape of the first tensor, and of every other one.
@@ -55,12 +64,23 @@ struct TensorPlan {
   ScalarType Dtype = kFloat;
   /// The first tensor is the transpose of a contiguous one.
   bool TransposeFirst = false;
+  /// The dtype of the other tensors, when it is not Dtype (a float table
+  /// and int64 indices).
+  std::optional<ScalarType> OthersDtype = std::nullopt;
+  /// Optional tensor arguments (Tensor?) are None.
+  bool OptionalTensorsNone = false;
+
+  ScalarType getDtype(bool IsFirst) const {
+    return IsFirst ? Dtype : OthersDtype.value_or(Dtype);
+  }
 
   std::string describe() const {
     std::ostringstream OS;
     OS << Dtype << " tensors " << IntArrayRef(First);
-    if (Others != First)
-      OS << " and " << IntArrayRef(Others);
+    if (Others != First || OthersDtype)
+      OS << " and " << getDtype(false) << " " << IntArrayRef(Others);
+    if (OptionalTensorsNone)
+      OS << " (optional tensors None)";
     if (TransposeFirst)
       OS << " (first transposed)";
     return OS.str();
@@ -82,6 +102,13 @@ std::vector<TensorPlan> makeTensorPlans(unsigned NumTensors) {
     Plans.push_back({{2, 3}, {2, 3}, T, false});
   Plans.push_back({{2, 3}, {2, 3}, kFloat, true});
   Plans.push_back({{4, 3, 2}, {4, 3, 2}, kFloat, true});
+  if (NumTensors > 1) {
+    // A float table and int64 indices (values 0-2 fit a first dimension
+    // of 3), and the other way round.
+    Plans.push_back({{3, 4}, {2, 3}, kFloat, false, kLong});
+    Plans.push_back({{3, 4}, {5}, kFloat, false, kLong});
+    Plans.push_back({{2, 3}, {2, 3}, kLong, false, kFloat});
+  }
   return Plans;
 }
 
@@ -190,7 +217,7 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
               IValue(std::vector<int64_t>{0}),
               IValue(std::vector<int64_t>{-1}),
               IValue(std::vector<int64_t>(N, 2)),
-              IValue(std::vector<int64_t>{})};
+              IValue(std::vector<int64_t>{}), IValue(LastSizeMarker)};
       break;
     case SchemaType::Float:
       Pool = {IValue(std::vector<double>(N, 2.0))};
@@ -267,17 +294,25 @@ Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
   size_t OtherIdx = 0;
   auto NextTensor = [&]() {
     Tensor T = makeCPUTensor(FirstTensor ? Plan.First : Plan.Others,
-                             Plan.Dtype, FirstTensor && Plan.TransposeFirst,
-                             Random);
+                             Plan.getDtype(FirstTensor),
+                             FirstTensor && Plan.TransposeFirst, Random);
     FirstTensor = false;
     return T;
   };
   for (const SchemaArgument &A : Schema.Arguments) {
     if (!isTensorArgument(A)) {
-      const IValue &V = Others[OtherIdx++];
+      IValue V = Others[OtherIdx++];
+      if (V.isString() && V.toStringRef() == LastSizeMarker)
+        V = IValue(std::vector<int64_t>{
+            Plan.First.empty() ? int64_t(1) : Plan.First.back()});
       S.CPU.push_back(V);
       S.Meta.push_back(V);
       Desc << ", " << A.Name << "=" << V;
+      continue;
+    }
+    if (A.Type.IsOptional && Plan.OptionalTensorsNone) {
+      S.CPU.push_back(IValue());
+      S.Meta.push_back(IValue());
       continue;
     }
     if (A.Type.IsList) {
@@ -381,8 +416,10 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
   std::vector<std::pair<TensorPlan, std::vector<IValue>>> Plans;
   for (const TensorPlan &P : makeTensorPlans(NumTensors))
     Plans.push_back({P, Base});
-  const TensorPlan Varied[] = {{{2, 3}, {2, 3}, kFloat, false},
-                               {{4, 3, 2}, {4, 3, 2}, kFloat, false}};
+  TensorPlan Varied[] = {{{2, 3}, {2, 3}, kFloat, false},
+                         {{4, 3, 2}, {4, 3, 2}, kFloat, false},
+                         {{2, 3}, {2, 3}, kFloat, false}};
+  Varied[2].OptionalTensorsNone = true;
   for (size_t I = 0; I != Pools.size(); ++I)
     for (size_t J = 1; J < Pools[I].size(); ++J)
       for (const TensorPlan &P : Varied) {

@@ -67,15 +67,16 @@ std::pair<opmath_type<T>, int64_t> findExtremum(const char *P, int64_t Stride,
 
 /// A TensorIterator over every position of \p Self but along \p Dim (where
 /// it has size 1), with \p Outputs first: views of \p Self's rank that are
-/// broadcast along \p Dim.
+/// broadcast along \p Dim. \p Self must outlive the iterator.
 TensorIterator makeDimIterator(ArrayRef<Tensor> Outputs, const Tensor &Self,
                                int64_t Dim) {
   TensorIteratorConfig Config;
   Config.set_check_mem_overlap(false)
       .check_all_same_dtype(false)
       .resize_outputs(false);
+  // Owned: Outputs may be a braced list that dies before the iterator.
   for (const Tensor &Out : Outputs)
-    Config.add_borrowed_output(Out);
+    Config.add_owned_output(Out);
   Config.add_borrowed_input(Self).declare_static_shape(Self.sizes(), {Dim});
   return Config.build();
 }

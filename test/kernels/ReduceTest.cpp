@@ -455,6 +455,10 @@ TEST(ReduceKernelTest, Prod_Composite_ReducesEverything) {
   Tensor Meta = sk::prod(metaEmpty({2, 3}, kShort));
   EXPECT_EQ(Meta.dim(), 0);
   EXPECT_EQ(Meta.dtype(), kLong);
+  Tensor MetaT = sk::prod(metaEmpty({2, 3}).t(), kDouble);
+  EXPECT_TRUE(MetaT.is_meta());
+  EXPECT_EQ(MetaT.dim(), 0);
+  EXPECT_EQ(MetaT.dtype(), kDouble);
 }
 
 TEST(ReduceKernelTest, Prod_NoElements_IsOne) {

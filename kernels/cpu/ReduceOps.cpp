@@ -133,7 +133,8 @@ template <bool IsProduct> struct ArithmeticReduce {
       using acc_t = opmath_type<out_t>;
       const acc_t Init = IsProduct ? acc_t(1) : acc_t(0);
       auto Combine = [](acc_t A, acc_t B) { return apply(A, B); };
-      // The integer products have no vector multiply on every target.
+      // Integer products stay scalar: AVX2 multiplies neither 8- nor 64-bit
+      // lanes.
       constexpr bool Vectorize = std::is_floating_point_v<out_t> ||
                                  (!IsProduct && detail::kHasVec<out_t>);
       if constexpr (Vectorize) {

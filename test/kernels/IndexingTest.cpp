@@ -179,6 +179,50 @@ TEST(IndexingTest, IndexSelect_BadInputs_Rejected) {
                   "unsupported operation");
 }
 
+TEST(IndexingTest, IndexSelectAndGather_ChannelsLastAndLarge_MatchReference) {
+  // NHWC data viewed as NCHW; the outputs are row-major, as PyTorch's.
+  Tensor Self = iota({2, 3, 4, 5}).permute({0, 3, 1, 2}); // 2 x 5 x 3 x 4
+  Tensor R = sk::index_select(Self, 1, longs({4, 0}));
+  EXPECT_TRUE(R.is_contiguous());
+  Doubles Expected;
+  for (int64_t N = 0; N < 2; ++N)
+    for (int64_t C : {4, 0})
+      for (int64_t H = 0; H < 3; ++H)
+        for (int64_t W = 0; W < 4; ++W)
+          Expected.push_back(at(Self, {N, C, H, W}));
+  EXPECT_EQ(values(R), Expected);
+  Tensor Index = makeTensor(Doubles(2 * 2 * 3 * 4, 3), {2, 2, 3, 4}, kLong);
+  Tensor G = sk::gather(Self, 1, Index);
+  EXPECT_TRUE(G.is_contiguous());
+  Doubles ExpectedG;
+  for (int64_t N = 0; N < 2; ++N)
+    for (int64_t C = 0; C < 2; ++C)
+      for (int64_t H = 0; H < 3; ++H)
+        for (int64_t W = 0; W < 4; ++W)
+          ExpectedG.push_back(at(Self, {N, 3, H, W}));
+  EXPECT_EQ(values(G), ExpectedG);
+
+  // Large enough for the parallel loops to split the work.
+  Tensor Big = iota({300, 257});
+  Doubles Idx;
+  for (int64_t I = 0; I < 600; ++I)
+    Idx.push_back(static_cast<double>((I * 37) % 300));
+  Tensor Rows = sk::index_select(Big, 0, longs(Idx));
+  Tensor Cols = sk::index_select(Big.t(), 1, longs(Idx));
+  Doubles BigV = values(Big), ExpectedRows, ExpectedCols;
+  for (double I : Idx)
+    for (int64_t J = 0; J < 257; ++J)
+      ExpectedRows.push_back(BigV[static_cast<size_t>(I) * 257 + J]);
+  for (int64_t J = 0; J < 257; ++J)
+    for (double I : Idx)
+      ExpectedCols.push_back(BigV[static_cast<size_t>(I) * 257 + J]);
+  EXPECT_EQ(values(Rows), ExpectedRows);
+  EXPECT_EQ(values(Cols), ExpectedCols);
+  Tensor GIndex = longs(Doubles(300 * 257, 0), {300, 257});
+  EXPECT_EQ(values(sk::gather(Big, 1, GIndex)),
+            values(Big.slice(1, 0, 1).expand({300, 257})));
+}
+
 //===----------------------------------------------------------------------===//
 // take
 //===----------------------------------------------------------------------===//

@@ -65,12 +65,15 @@ Doubles refCat(const std::vector<Tensor> &Ts, int64_t Dim) {
     Outer *= S[D];
   for (int64_t D = Dim + 1; D < static_cast<int64_t>(S.size()); ++D)
     Inner *= S[D];
+  std::vector<Doubles> Vs;
+  for (const Tensor &T : Ts)
+    Vs.push_back(values(T));
   Doubles Out;
   for (int64_t O = 0; O < Outer; ++O)
-    for (const Tensor &T : Ts) {
-      Doubles V = values(T);
-      int64_t Chunk = T.size(Dim) * Inner;
-      Out.insert(Out.end(), V.begin() + O * Chunk, V.begin() + (O + 1) * Chunk);
+    for (size_t I = 0; I != Ts.size(); ++I) {
+      int64_t Chunk = Ts[I].size(Dim) * Inner;
+      Out.insert(Out.end(), Vs[I].begin() + O * Chunk,
+                 Vs[I].begin() + (O + 1) * Chunk);
     }
   return Out;
 }
@@ -99,6 +102,18 @@ TEST(TensorListsTest, Cat_EveryDim_MatchesReference) {
         iota({S1[0], S1[1], 2 * S1[2]}, 200).slice(2, 0, 2 * S1[2], 2)};
     EXPECT_EQ(values(sk::cat(Strided, Dim)), refCat(Strided, D));
   }
+}
+
+TEST(TensorListsTest, Cat_LargeContiguous_MatchesReference) {
+  // Enough rows for the row-major fast path to run in parallel chunks.
+  std::vector<Tensor> Ts = {iota({20000, 3}), iota({20000, 2}, 1e6),
+                            empty({20000, 0})};
+  Tensor R = sk::cat(Ts, 1);
+  EXPECT_EQ(vec(R.sizes()), (Sizes{20000, 5}));
+  EXPECT_EQ(values(R), refCat(Ts, 1));
+  std::vector<Tensor> Longs = {iota({3000, 7}, 0, kLong),
+                               iota({1000, 7}, 5, kLong)};
+  EXPECT_EQ(values(sk::cat(Longs)), refCat(Longs, 0));
 }
 
 TEST(TensorListsTest, Cat_Variants) {

@@ -268,6 +268,25 @@ static void gemm(ScalarType Dtype, const MatRef &C, const MatRef &A,
   });
 }
 
+/// C = A B with the loop kernel on the calling thread, for callers that
+/// are already parallel.
+static void serialLoopGemm(ScalarType Dtype, const MatRef &C, const MatRef &A,
+                           const MatRef &B) {
+  if (C.Rows == 0 || C.Cols == 0)
+    return;
+  visitScalarType(Dtype, [&](auto Tag) {
+    using T = decltype(Tag);
+    if constexpr (std::is_same_v<T, bool>) {
+      SK_INTERNAL_ASSERT(false, "gemm on bool: the meta function rejects it");
+    } else if (A.Cols == 0) {
+      scaleOnly<T>(C, GemmAcc<T>(0));
+    } else {
+      std::vector<GemmAcc<T>> Acc;
+      loopGemmRows<T>(C, A, B, GemmAcc<T>(1), GemmAcc<T>(0), 0, C.Rows, Acc);
+    }
+  });
+}
+
 /// bool has no matrix product in PyTorch ("addmm_impl_cpu_" not
 /// implemented for 'Bool'); say so in the meta function, where the Meta
 /// backend sees it too.
@@ -372,20 +391,18 @@ SK_IMPL_FUNC(bmm_out)
   };
   ScalarType Dtype = out.scalar_type();
   // Small products lose more to a BLAS call's setup than they gain, and
-  // each one is too small to thread: run them as loops, in parallel over
-  // the batch (PyTorch's threshold).
-  bool Small = M * N * K < 400;
-  bool Blas = Dtype == kFloat || Dtype == kDouble;
-  if (Small || !Blas) {
-    int64_t Grain = std::max<int64_t>(
-        1, kGrainSize / std::max<int64_t>(1, M * N * std::max<int64_t>(1, K)));
+  // each one is too small to thread: run them through the loop kernel on
+  // one thread each, in parallel over the batch (PyTorch's threshold).
+  if (M * N * K < 400) {
+    int64_t Grain =
+        std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, M * N * K));
     parallel_for(0, Batch, Grain, [&](int64_t Begin, int64_t End) {
       for (int64_t B = Begin; B < End; ++B)
-        gemm(Dtype, Slice(out, B), Slice(self, B), Slice(mat2, B), 0, 1);
+        serialLoopGemm(Dtype, Slice(out, B), Slice(self, B), Slice(mat2, B));
     });
     return;
   }
-  // One multithreaded BLAS call per batch.
+  // One multithreaded product (BLAS, or the parallel loop) per batch.
   for (int64_t B = 0; B < Batch; ++B)
     gemm(Dtype, Slice(out, B), Slice(self, B), Slice(mat2, B), 0, 1);
 }

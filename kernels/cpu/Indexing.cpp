@@ -1,1 +1,504 @@
-// Placeholder until its family lands (issue 6).
+//===--- Indexing.cpp - index_select, take, gather, masked_select, nonzero ===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Structured kernels that read elements at computed positions. The three
+/// gathers (index_select, take, gather) share one TensorIterator loop over
+/// the output, a restrided view of self and the index; masked_select and
+/// nonzero have output shapes that depend on the data (Note [Data-dependent
+/// output shapes]).
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "sk/iter/MemoryOverlap.h"
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace sk {
+
+// Note [Data-dependent output shapes]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The output of masked_select has as many elements as the mask has true
+// values, and the output of nonzero as many rows as self has non-zero
+// elements: the shape is a function of the data, not of the input shapes.
+// A meta function must describe the output before impl() runs, so:
+//
+//  - on CPU (any backend with data) the meta function reads the data to
+//    size the output: it counts the true or non-zero elements, through a
+//    helper (countNonzero below), after every check that does not need the
+//    data. The impl then fills exactly that many elements.
+//
+//  - on the Meta backend there is no data to count. Instead of inventing a
+//    shape (an upper bound, a zero-size placeholder) that later shape
+//    computations would silently build on, the meta function raises a
+//    NotImplementedError that names the op and says why:
+//
+//      nonzero(): the output's size depends on the values of 'self', which
+//      a meta tensor does not have; ...
+//
+//    It does so only after the checks that need no data (dtypes, the
+//    broadcast of self and mask), so that shape errors still surface on
+//    meta tensors first. PyTorch's meta kernels for these ops fail without
+//    saying which op or why; FakeTensor-style symbolic sizes are out of
+//    scope for the runtime.
+//
+// skc's rule that a meta function never reads tensor data
+// (err_meta_reads_data) sees only the meta function's own body; the count
+// lives in a helper and is guarded by the is_meta() check above, which is
+// the property that rule protects. Both ops carry PyTorch's
+// `dynamic_output_shape` tag in ops.yaml.
+
+/// The error of Note [Data-dependent output shapes], raised when \p Input
+/// (the tensor whose values decide the size) is a meta tensor.
+static void refuseMetaInput(const char *Op, const char *Input,
+                            const Tensor &T) {
+  SK_CHECK_NOT_IMPLEMENTED(
+      !T.is_meta(), Op, "(): the output's size depends on the values of '",
+      Input,
+      "', which a meta tensor does not have; call it on a tensor with data "
+      "(CPU) to get the output's shape (the output has a data-dependent "
+      "shape; see the dynamic_output_shape tag)");
+}
+
+/// Calls \p Fn(Ptrs) for every element of \p Sizes in row-major order,
+/// where Ptrs[I] addresses the element in operand I (base \p Bases[I],
+/// element strides \p Strides[I], element size \p ElemSizes[I]).
+template <size_t N, typename Fn>
+static void walkRowMajor(IntArrayRef Sizes,
+                         const std::array<const char *, N> &Bases,
+                         const std::array<IntArrayRef, N> &Strides,
+                         const std::array<int64_t, N> &ElemSizes, Fn &&F) {
+  int64_t Rank = static_cast<int64_t>(Sizes.size());
+  for (int64_t S : Sizes)
+    if (S == 0)
+      return;
+  if (Rank == 0) {
+    F(Bases);
+    return;
+  }
+  std::vector<int64_t> Counter(static_cast<size_t>(Rank), 0);
+  std::array<const char *, N> Ptrs = Bases;
+  int64_t Inner = Sizes[Rank - 1];
+  std::array<int64_t, N> InnerStep;
+  for (size_t I = 0; I != N; ++I)
+    InnerStep[I] = Strides[I][Rank - 1] * ElemSizes[I];
+  for (;;) {
+    std::array<const char *, N> P = Ptrs;
+    for (int64_t J = 0; J < Inner; ++J) {
+      F(P);
+      for (size_t I = 0; I != N; ++I)
+        P[I] += InnerStep[I];
+    }
+    // Carry into the outer dimensions.
+    int64_t D = Rank - 2;
+    for (; D >= 0; --D) {
+      if (++Counter[D] < Sizes[D]) {
+        for (size_t I = 0; I != N; ++I)
+          Ptrs[I] += Strides[I][D] * ElemSizes[I];
+        break;
+      }
+      for (size_t I = 0; I != N; ++I)
+        Ptrs[I] -= (Sizes[D] - 1) * Strides[I][D] * ElemSizes[I];
+      Counter[D] = 0;
+    }
+    if (D < 0)
+      return;
+  }
+}
+
+/// Whether the element at \p P of dtype \p T is non-zero (NaN is).
+template <typename T> static bool isNonzero(const char *P) {
+  T V;
+  std::memcpy(&V, P, sizeof V);
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>)
+    return static_cast<float>(V) != 0.0f;
+  else
+    return V != T(0);
+}
+
+/// The number of non-zero elements of the CPU tensor \p T, any strides
+/// (an expanded mask counts its repeated elements). Reads the data: see
+/// Note [Data-dependent output shapes].
+static int64_t countNonzero(const Tensor &T) {
+  int64_t Count = 0;
+  visitScalarType(T.scalar_type(), [&](auto Tag) {
+    using E = decltype(Tag);
+    walkRowMajor<1>(T.sizes(), {static_cast<const char *>(T.data_ptr())},
+                    {T.strides()}, {static_cast<int64_t>(sizeof(E))},
+                    [&](const std::array<const char *, 1> &P) {
+                      Count += isNonzero<E>(P[0]);
+                    });
+  });
+  return Count;
+}
+
+//===----------------------------------------------------------------------===//
+// The gather loop
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One gather: Out[i] = *(Src[i] + Index[i] * DimStrideBytes), over a
+/// TensorIterator of (Out, Src, Index) whose Src is self restrided with
+/// stride 0 along the indexed dimension.
+struct GatherSpec {
+  const char *Op;
+  /// The size of the indexed dimension: indices must lie in [0, DimSize),
+  /// or in [-DimSize, DimSize) when WrapNegative.
+  int64_t DimSize;
+  int64_t DimStrideBytes;
+  int64_t Dim;
+  bool WrapNegative;
+};
+} // namespace
+
+[[noreturn]] static void indexOutOfRange(const GatherSpec &S, int64_t Idx) {
+  if (S.WrapNegative)
+    SK_CHECK_INDEX(false, "out of range: tried to access index ", Idx,
+                   " on a tensor of ", S.DimSize, " elements.");
+  SK_CHECK_INDEX(false, S.Op, "(): index ", Idx,
+                 " is out of bounds for dimension ", S.Dim, " with size ",
+                 S.DimSize);
+  SK_INTERNAL_ASSERT(false, "unreachable");
+  std::abort();
+}
+
+template <typename IndexT, size_t ElemBytes>
+static void gatherLoop(TensorIterator &Iter, const GatherSpec &S) {
+  Iter.for_each([&S](char **Data, const int64_t *Strides, int64_t N) {
+    for (int64_t I = 0; I < N; ++I) {
+      IndexT Raw;
+      std::memcpy(&Raw, Data[2] + I * Strides[2], sizeof Raw);
+      int64_t Idx = static_cast<int64_t>(Raw);
+      if (SK_UNLIKELY(Idx < 0 || Idx >= S.DimSize)) {
+        if (!S.WrapNegative || Idx < -S.DimSize || Idx >= S.DimSize)
+          indexOutOfRange(S, Idx);
+        Idx += S.DimSize;
+      }
+      std::memcpy(Data[0] + I * Strides[0],
+                  Data[1] + I * Strides[1] + Idx * S.DimStrideBytes, ElemBytes);
+    }
+  });
+}
+
+/// Runs the gather \p S into \p Out from \p Src (same sizes as Out, stride
+/// 0 along the indexed dimension) at \p Index (same sizes as Out).
+static void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
+                      const GatherSpec &S) {
+  if (Out.numel() == 0)
+    return;
+  TensorIterator Iter = TensorIteratorConfig()
+                            .set_check_mem_overlap(false)
+                            .check_all_same_dtype(false)
+                            .resize_outputs(false)
+                            .add_output(Out)
+                            .add_input(Src)
+                            .add_input(Index)
+                            .declare_static_shape(Out.sizes())
+                            .build();
+  bool Int32 = Index.scalar_type() == kInt;
+  auto Run = [&](auto IndexTag) {
+    using IndexT = decltype(IndexTag);
+    switch (Out.itemsize()) {
+    case 1:
+      return gatherLoop<IndexT, 1>(Iter, S);
+    case 2:
+      return gatherLoop<IndexT, 2>(Iter, S);
+    case 4:
+      return gatherLoop<IndexT, 4>(Iter, S);
+    case 8:
+      return gatherLoop<IndexT, 8>(Iter, S);
+    default:
+      SK_INTERNAL_ASSERT(false, "unexpected element size ", Out.itemsize());
+    }
+  };
+  if (Int32)
+    Run(int32_t{});
+  else
+    Run(int64_t{});
+}
+
+/// \p Self viewed with \p Sizes, its own strides but 0 along \p Dim (and
+/// along the dimensions a 0-dim self lacks).
+static Tensor restrideAlong(const Tensor &Self, IntArrayRef Sizes,
+                            int64_t Dim) {
+  std::vector<int64_t> Strides(Sizes.size(), 0);
+  for (int64_t D = 0; D < Self.dim() && D < int64_t(Sizes.size()); ++D)
+    Strides[D] = D == Dim ? 0 : Self.stride(D);
+  return Self.as_strided(Sizes, Strides, Self.storage_offset());
+}
+
+//===----------------------------------------------------------------------===//
+// index_select
+//===----------------------------------------------------------------------===//
+
+SK_PRECOMPUTE_META_FUNC(index_select)
+(const Tensor &self, int64_t dim, const Tensor &index) {
+  int64_t Dim = maybeWrapDim(dim, self.dim());
+  SK_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a "
+                             "vector");
+  SK_CHECK(index.scalar_type() == kLong || index.scalar_type() == kInt,
+           "index_select(): Expected dtype int32 or int64 for index, but got ",
+           index.scalar_type());
+  SK_CHECK(self.dim() > 0 || index.numel() == 1,
+           "index_select(): Index to scalar can have only 1 value, got ",
+           index.numel(), " value(s)");
+  std::vector<int64_t> Sizes = self.sizes().vec();
+  if (self.dim() > 0)
+    Sizes[Dim] = index.numel();
+  SK_CHECK(self.dim() == 0 || self.size(Dim) > 0 || index.numel() == 0,
+           "index_select(): cannot select ", index.numel(),
+           " entries from dimension ", Dim, " of size 0");
+  set_output_raw_strided(0, Sizes, {}, self.options());
+  const Tensor &Out = maybe_get_output();
+  if (!Out.is_meta()) {
+    assert_no_internal_overlap(Out);
+    assert_no_overlap(Out, self);
+    assert_no_overlap(Out, index);
+  }
+  return SK_PRECOMPUTE_STRUCT(index_select)().set_dim(Dim);
+}
+
+SK_IMPL_FUNC(index_select_out)
+(const Tensor &self, int64_t dim, const Tensor &index, const Tensor &out) {
+  if (out.numel() == 0)
+    return;
+  int64_t N = index.numel();
+  int64_t DimSize = self.dim() == 0 ? 1 : self.size(dim);
+  GatherSpec S{"index_select", DimSize,
+               self.dim() == 0
+                   ? 0
+                   : self.stride(dim) * static_cast<int64_t>(self.itemsize()),
+               dim, /*WrapNegative=*/false};
+
+  if (self.is_contiguous() && out.is_contiguous() && self.dim() > 0) {
+    // Row-major: each index selects one contiguous block of Inner
+    // elements per outer row. Check every index before writing.
+    std::vector<int64_t> Indices(static_cast<size_t>(N));
+    Tensor Idx = index.reshape({N});
+    bool Int32 = Idx.scalar_type() == kInt;
+    const char *IdxData = static_cast<const char *>(Idx.data_ptr());
+    int64_t IdxStep = Idx.stride(0) * static_cast<int64_t>(Idx.itemsize());
+    for (int64_t J = 0; J < N; ++J) {
+      const char *P = IdxData + J * IdxStep;
+      int64_t V = Int32 ? *reinterpret_cast<const int32_t *>(P)
+                        : *reinterpret_cast<const int64_t *>(P);
+      if (V < 0 || V >= DimSize)
+        indexOutOfRange(S, V);
+      Indices[J] = V;
+    }
+    int64_t Outer = 1, Inner = 1;
+    for (int64_t D = 0; D < dim; ++D)
+      Outer *= self.size(D);
+    for (int64_t D = dim + 1; D < self.dim(); ++D)
+      Inner *= self.size(D);
+    int64_t Bytes = Inner * static_cast<int64_t>(self.itemsize());
+    const char *Src = static_cast<const char *>(self.data_ptr());
+    char *Dst = static_cast<char *>(out.data_ptr());
+    parallel_for(0, Outer * N,
+                 std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, Inner)),
+                 [&](int64_t Begin, int64_t End) {
+                   for (int64_t R = Begin; R < End; ++R) {
+                     int64_t O = R / N, J = R % N;
+                     std::memcpy(Dst + R * Bytes,
+                                 Src + (O * DimSize + Indices[J]) * Bytes,
+                                 static_cast<size_t>(Bytes));
+                   }
+                 });
+    return;
+  }
+
+  // Any strides: the index runs along dim, broadcast over the rest.
+  Tensor Idx = index.reshape({self.dim() == 0 ? 1 : N});
+  std::vector<int64_t> IdxStrides(out.sizes().size(), 0);
+  if (self.dim() > 0)
+    IdxStrides[dim] = Idx.stride(0);
+  Tensor IdxView =
+      Idx.as_strided(out.sizes(), IdxStrides, Idx.storage_offset());
+  runGather(out, restrideAlong(self, out.sizes(), dim), IdxView, S);
+}
+
+//===----------------------------------------------------------------------===//
+// take
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(take)(const Tensor &self, const Tensor &index) {
+  SK_CHECK(index.scalar_type() == kLong,
+           "take(): Expected a long tensor for index, but got ",
+           index.scalar_type());
+  SK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0,
+                 "take(): tried to take from an empty tensor");
+  // PyTorch sizes the output through a TensorIterator over the index, so
+  // it takes the index's layout when that is dense.
+  IntArrayRef Strides;
+  if (index.is_non_overlapping_and_dense())
+    Strides = index.strides();
+  set_output_raw_strided(0, index.sizes(), Strides, self.options());
+  const Tensor &Out = maybe_get_output();
+  if (!Out.is_meta()) {
+    assert_no_internal_overlap(Out);
+    assert_no_overlap(Out, index);
+    assert_no_overlap(Out, self);
+  }
+}
+
+SK_IMPL_FUNC(take_out)
+(const Tensor &self, const Tensor &index, const Tensor &out) {
+  if (out.numel() == 0)
+    return;
+  // take indexes self as if flattened in row-major order.
+  Tensor Flat = self.reshape({self.numel()});
+  GatherSpec S{"take", Flat.numel(),
+               Flat.stride(0) * static_cast<int64_t>(Flat.itemsize()), 0,
+               /*WrapNegative=*/true};
+  std::vector<int64_t> Zeros(out.sizes().size(), 0);
+  runGather(out, Flat.as_strided(out.sizes(), Zeros, Flat.storage_offset()),
+            index, S);
+}
+
+//===----------------------------------------------------------------------===//
+// gather
+//===----------------------------------------------------------------------===//
+
+SK_PRECOMPUTE_META_FUNC(gather)
+(const Tensor &self, int64_t dim, const Tensor &index, bool sparse_grad) {
+  int64_t Dim = maybeWrapDim(dim, self.dim());
+  if (index.numel() != 0) {
+    SK_CHECK(index.scalar_type() == kLong,
+             "gather(): Expected dtype int64 for index, but got ",
+             index.scalar_type());
+    // A 0-dim tensor counts as 1-D of size 1 here (ensure_nonempty_dim).
+    int64_t SelfDims = std::max<int64_t>(1, self.dim());
+    SK_CHECK(SelfDims == std::max<int64_t>(1, index.dim()),
+             "Index tensor must have the same number of dimensions as input "
+             "tensor");
+    for (int64_t D = 0; D < SelfDims; ++D) {
+      int64_t IndexSize = index.dim() == 0 ? 1 : index.size(D);
+      int64_t SelfSize = self.dim() == 0 ? 1 : self.size(D);
+      SK_CHECK(D == Dim || IndexSize <= SelfSize,
+               "Size does not match at dimension ", D, " expected index ",
+               index.sizes(), " to be smaller than self ", self.sizes(),
+               " apart from dimension ", Dim);
+    }
+  }
+  set_output_raw_strided(0, index.sizes(), {}, self.options());
+  const Tensor &Out = maybe_get_output();
+  if (!Out.is_meta()) {
+    assert_no_internal_overlap(Out);
+    assert_no_overlap(Out, self);
+    assert_no_partial_overlap(Out, index);
+  }
+  return SK_PRECOMPUTE_STRUCT(gather)().set_dim(Dim);
+}
+
+SK_IMPL_FUNC(gather_out)
+(const Tensor &self, int64_t dim, const Tensor &index, bool sparse_grad,
+ const Tensor &out) {
+  if (out.numel() == 0)
+    return;
+  bool IsScalar = self.dim() == 0;
+  GatherSpec S{
+      "gather", IsScalar ? 1 : self.size(dim),
+      IsScalar ? 0 : self.stride(dim) * static_cast<int64_t>(self.itemsize()),
+      dim, /*WrapNegative=*/false};
+  runGather(out, restrideAlong(self, index.sizes(), dim), index, S);
+}
+
+//===----------------------------------------------------------------------===//
+// masked_select, nonzero
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(masked_select)(const Tensor &self, const Tensor &mask) {
+  SK_CHECK(mask.scalar_type() == kBool,
+           "masked_select: expected BoolTensor for mask, but got ",
+           mask.scalar_type());
+  DimVector Shape = infer_size_dimvector(self.sizes(), mask.sizes());
+  // Note [Data-dependent output shapes].
+  refuseMetaInput("masked_select", "mask", mask);
+  refuseMetaInput("masked_select", "self", self);
+  int64_t Count = countNonzero(mask.expand(Shape));
+  set_output_raw_strided(0, {Count}, {}, self.options());
+  const Tensor &Out = maybe_get_output();
+  assert_no_internal_overlap(Out);
+  assert_no_overlap(Out, self);
+  assert_no_overlap(Out, mask);
+}
+
+SK_IMPL_FUNC(masked_select_out)
+(const Tensor &self, const Tensor &mask, const Tensor &out) {
+  if (out.numel() == 0)
+    return;
+  DimVector Shape = infer_size_dimvector(self.sizes(), mask.sizes());
+  Tensor Src = self.expand(Shape), Mask = mask.expand(Shape);
+  int64_t ElemSize = static_cast<int64_t>(self.itemsize());
+  char *Dst = static_cast<char *>(out.data_ptr());
+  int64_t DstStep = out.stride(0) * ElemSize, Written = 0, Limit = out.numel();
+  walkRowMajor<2>(Shape,
+                  {static_cast<const char *>(Src.data_ptr()),
+                   static_cast<const char *>(Mask.data_ptr())},
+                  {Src.strides(), Mask.strides()}, {ElemSize, 1},
+                  [&](const std::array<const char *, 2> &P) {
+                    if (!*reinterpret_cast<const bool *>(P[1]))
+                      return;
+                    SK_INTERNAL_ASSERT(Written < Limit,
+                                       "masked_select: the mask changed "
+                                       "between meta and impl");
+                    std::memcpy(Dst + Written * DstStep, P[0],
+                                static_cast<size_t>(ElemSize));
+                    ++Written;
+                  });
+}
+
+SK_META_FUNC(nonzero)(const Tensor &self) {
+  // Note [Data-dependent output shapes].
+  refuseMetaInput("nonzero", "self", self);
+  int64_t Count = countNonzero(self);
+  set_output_raw_strided(0, {Count, self.dim()}, {},
+                         TensorOptions().dtype(kLong).device(self.device()));
+  const Tensor &Out = maybe_get_output();
+  assert_no_internal_overlap(Out);
+  assert_no_overlap(Out, self);
+}
+
+SK_IMPL_FUNC(nonzero_out)(const Tensor &self, const Tensor &out) {
+  int64_t Rank = self.dim();
+  if (out.numel() == 0)
+    return;
+  int64_t *Dst = out.data_ptr<int64_t>();
+  int64_t RowStride = out.stride(0), ColStride = out.stride(1);
+  int64_t Row = 0, Limit = out.size(0);
+  // The walk is row-major, so the multi-index of the current element is a
+  // counter advanced alongside it.
+  std::vector<int64_t> Index(static_cast<size_t>(Rank), 0);
+  IntArrayRef Sizes = self.sizes();
+  visitScalarType(self.scalar_type(), [&](auto Tag) {
+    using E = decltype(Tag);
+    walkRowMajor<1>(Sizes, {static_cast<const char *>(self.data_ptr())},
+                    {self.strides()}, {static_cast<int64_t>(sizeof(E))},
+                    [&](const std::array<const char *, 1> &P) {
+                      if (isNonzero<E>(P[0])) {
+                        SK_INTERNAL_ASSERT(Row < Limit,
+                                           "nonzero: the input changed "
+                                           "between meta and impl");
+                        for (int64_t D = 0; D < Rank; ++D)
+                          Dst[Row * RowStride + D * ColStride] = Index[D];
+                        ++Row;
+                      }
+                      for (int64_t D = Rank - 1; D >= 0; --D) {
+                        if (++Index[D] < Sizes[D])
+                          break;
+                        Index[D] = 0;
+                      }
+                    });
+  });
+}
+
+} // namespace sk

@@ -12,21 +12,6 @@
 namespace sk {
 namespace impl {
 
-Tensor create_out(IntArrayRef Sizes, IntArrayRef Strides,
-                  const TensorOptions &Options) {
-  if (Strides.empty()) {
-    // Row-major meta outputs, the common case of shape inference, are
-    // allocated inline (Note [Inline row-major allocation]).
-    if (Options.device().is_meta() &&
-        detail::isRowMajorFormat(Options.memory_format_opt()))
-      return detail::empty_row_major(Sizes, Options.dtype(), kMeta);
-    return detail::empty_generic(Sizes, Options.dtype(), Options.device(),
-                                 Options.memory_format_opt());
-  }
-  return detail::empty_strided_generic(Sizes, Strides, Options.dtype(),
-                                       Options.device());
-}
-
 void check_inplace(const Tensor &Self, IntArrayRef Sizes,
                    const TensorOptions &Options) {
   SK_CHECK(Options.dtype() == Self.dtype(),

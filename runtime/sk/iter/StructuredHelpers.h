@@ -17,6 +17,7 @@
 #ifndef SK_ITER_STRUCTUREDHELPERS_H
 #define SK_ITER_STRUCTUREDHELPERS_H
 
+#include "sk/core/EmptyTensor.h"
 #include "sk/core/Tensor.h"
 
 #include <optional>
@@ -26,8 +27,12 @@ namespace impl {
 
 /// Functional variant: allocates an output on Options.device() without
 /// dispatching. Empty \p Strides mean contiguous, or Options' memory format.
-Tensor create_out(IntArrayRef Sizes, IntArrayRef Strides,
-                  const TensorOptions &Options);
+/// Inline: every generated functional wrapper calls it, and row-major meta
+/// outputs (shape inference) are then built without a call.
+inline Tensor create_out(IntArrayRef Sizes, IntArrayRef Strides,
+                         const TensorOptions &Options) {
+  return ::sk::detail::empty_with_options(Sizes, Strides, Options);
+}
 
 /// Inplace variant: \p Self must already have the output's dtype, device
 /// and sizes ("Bad in-place call: ...").

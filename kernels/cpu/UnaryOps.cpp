@@ -82,28 +82,52 @@ static void dispatchTypes(ScalarType Dtype, const char *Name, bool WithIntegers,
   notImplemented(Name, Dtype);
 }
 
+/// Runs \p Elem (a T to a T) over \p Iter inline when it is one contiguous
+/// dimension of operands of dtype T below the grain size, and returns
+/// whether it did: for_each's generic walk costs more than the work of
+/// small calls (Note [Small contiguous iterations] in BinaryOps.cpp).
+template <typename T, typename Fn>
+static bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
+  IntArrayRef Shape = Iter.shape();
+  if (Shape.size() > 1)
+    return false;
+  int64_t N = Shape.empty() ? 1 : Shape[0];
+  if (N >= kGrainSize)
+    return false;
+  for (int Arg = 0; Arg < 2; ++Arg)
+    if (Iter.dtype(Arg) != scalarTypeOf<T>() ||
+        (N > 1 && Iter.strides(Arg)[0] != int64_t(sizeof(T))))
+      return false;
+  T *Out = static_cast<T *>(Iter.data_ptr(0));
+  const T *In = static_cast<const T *>(Iter.data_ptr(1));
+  for (int64_t I = 0; I < N; ++I)
+    Out[I] = Elem(In[I]);
+  return true;
+}
+
 /// Runs \p Op (opmath_type<T> to opmath_type<T>) over \p Iter, whose
 /// compute dtype has C++ type \p T; float and double run \p VecOp on
 /// Highway vectors where rows are contiguous. \p VecOp is instantiated
 /// for them only.
 template <typename T, typename Fn, typename VecFn>
 static void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    cpu_kernel_vec(
-        Iter, [Op](T A) -> T { return Op(A); }, VecOp);
-  } else {
-    using M = opmath_type<T>;
-    cpu_kernel(
-        Iter, [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); });
-  }
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (runSmallContiguous<T>(Iter, Elem))
+    return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    cpu_kernel_vec(Iter, Elem, VecOp);
+  else
+    cpu_kernel(Iter, Elem);
 }
 
 /// unaryKernel without a vector body.
 template <typename T, typename Fn>
 static void unaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
   using M = opmath_type<T>;
-  cpu_kernel(Iter,
-             [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); });
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (!runSmallContiguous<T>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
 }
 
 /// A Highway vector of \p V's type with every lane \p X.

@@ -370,6 +370,13 @@ TEST(PointwiseAdd, NonContiguousInputs_MatchReference) {
   EXPECT_EQ(R.dtype(), kDouble);
   expectValues(R, refBinary(T, Sliced, {8, 6},
                             [](double X, double Y) { return X + Y; }));
+  // One strided dimension (every other element), binary and unary.
+  Tensor Step2 = stridedView(mixedValues({21}), {10}, {2}, 1);
+  expectValues(sk::add(Step2, Step2),
+               refUnary(Step2, [](double X) { return 2 * X; }));
+  expectValues(sk::mul(Step2, 3),
+               refUnary(Step2, [](double X) { return 3 * X; }));
+  expectValues(sk::neg(Step2), refUnary(Step2, [](double X) { return -X; }));
   // A transposed pair keeps the inputs' (column-major) layout.
   Tensor U = sk::mul(T, T);
   EXPECT_EQ(vec(U.strides()), (std::vector<int64_t>{1, 8}));

@@ -1,1 +1,727 @@
-// Placeholder until its family lands (issue 6).
+//===--- BinaryOps.cpp - add, sub, mul, div and pow -----------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The binary arithmetic operators of issue 6 as structured TensorIterator
+/// kernels (ATen/native/BinaryOps.cpp, Pow.cpp and their cpu/ kernels):
+///
+///  - add, sub, mul, div (with rounding_mode None, 'trunc' and 'floor'):
+///    Tensor and Scalar overloads, with `alpha` for add and sub;
+///  - pow: Tensor_Tensor and Tensor_Scalar.
+///
+/// Meta functions follow PyTorch's: the Tensor overloads build the
+/// iterator as build_borrowing_binary_op (float op for true division), so
+/// broadcasting, type promotion, memory-format-preserving output strides
+/// and the out= casting rules are the iterator's. Dtypes: every integral
+/// type, bool where PyTorch has it (add, mul, div), float16 and bfloat16
+/// computed in float32, float32 and float64; float32 and float64 run
+/// Highway vectors through cpu_kernel_vec.
+///
+/// Note [Scalar operands kept out of the iterator]
+/// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+/// PyTorch turns the Scalar of `add(Tensor, Scalar)` into a 0-dim "wrapped
+/// number" tensor and runs the Tensor overload. skc's iterator makes no
+/// temporaries (Note [Type promotion without temporaries]), so that
+/// wrapped float64 operand would push every element of a float32 loop
+/// through the converting loop, and it would cost an allocation per call.
+/// The Scalar overloads here build a one-input iterator instead: the
+/// output gets result_type(self, other) (what the wrapped number would
+/// have promoted to), a given output must be castable from it (PyTorch's
+/// "result type ... can't be cast" error), and impl() captures the value,
+/// converted to the compute type, in a one-input loop.
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "sk/iter/TypePromotion.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+namespace sk {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// PyTorch's AT_DISPATCH error: `"add_cpu" not implemented for 'Bool'`.
+[[noreturn]] static void notImplemented(const char *Name, ScalarType Dtype) {
+  SK_CHECK_NOT_IMPLEMENTED(false, "\"", Name, "\" not implemented for '",
+                           detail::typeName(Dtype), "'");
+  __builtin_unreachable();
+}
+
+/// Calls \p F with a value of the C++ type of \p Dtype: any integral or
+/// floating type, and bool when \p WithBool; else notImplemented(\p Name).
+template <bool WithBool, typename Fn>
+static void dispatchAllTypes(ScalarType Dtype, const char *Name, Fn &&F) {
+  switch (Dtype) {
+  case kBool:
+    if constexpr (WithBool)
+      return F(bool{});
+    break;
+  case kByte:
+    return F(uint8_t{});
+  case kChar:
+    return F(int8_t{});
+  case kShort:
+    return F(int16_t{});
+  case kInt:
+    return F(int32_t{});
+  case kLong:
+    return F(int64_t{});
+  case kHalf:
+    return F(Half{});
+  case kBFloat16:
+    return F(BFloat16{});
+  case kFloat:
+    return F(float{});
+  case kDouble:
+    return F(double{});
+  default:
+    break;
+  }
+  notImplemented(Name, Dtype);
+}
+
+template <typename T>
+constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// Integer arithmetic wraps around, as PyTorch's does in practice; going
+// through uint64_t keeps it defined (no signed overflow, no promotion of
+// uint16_t products to int).
+template <typename T> static inline T wrapAdd(T A, T B) {
+  if constexpr (kIsInteger<T>)
+    return static_cast<T>(static_cast<uint64_t>(A) + static_cast<uint64_t>(B));
+  else
+    return A + B;
+}
+template <typename T> static inline T wrapSub(T A, T B) {
+  if constexpr (kIsInteger<T>)
+    return static_cast<T>(static_cast<uint64_t>(A) - static_cast<uint64_t>(B));
+  else
+    return A - B;
+}
+template <typename T> static inline T wrapMul(T A, T B) {
+  if constexpr (kIsInteger<T>)
+    return static_cast<T>(static_cast<uint64_t>(A) * static_cast<uint64_t>(B));
+  else
+    return A * B;
+}
+
+// Note [Small contiguous iterations]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// for_each's generic walk costs about 450 instructions a call (the stride
+// and pointer vectors of serial_for_each, a type-erased 2-d body, the
+// checks of cpu_kernel_vec): more than the arithmetic below a few hundred
+// elements, and a third of a functional add of 1-element tensors. An
+// iteration of one contiguous dimension whose operands all have the
+// kernel's dtype and that is below the grain size (so that for_each would
+// run it on the calling thread anyway) runs here instead, as one inline
+// loop the compiler vectorizes. Everything else, the large contiguous
+// case included, goes through cpu_kernel_vec / cpu_kernel.
+
+/// Runs \p Elem (NumInputs values of T to a T) over \p Iter inline when
+/// Note [Small contiguous iterations] allows; returns whether it did.
+template <typename T, int NumInputs, typename Fn>
+static bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
+  // is_contiguous() without its second pass over the shape: a built CPU
+  // iterator has coalesced a contiguous iteration into one dimension.
+  IntArrayRef Shape = Iter.shape();
+  if (Shape.size() > 1)
+    return false;
+  int64_t N = Shape.empty() ? 1 : Shape[0];
+  if (N >= kGrainSize)
+    return false;
+  for (int Arg = 0; Arg <= NumInputs; ++Arg)
+    if (Iter.dtype(Arg) != scalarTypeOf<T>() ||
+        (N > 1 && Iter.strides(Arg)[0] != int64_t(sizeof(T))))
+      return false;
+  T *Out = static_cast<T *>(Iter.data_ptr(0));
+  const T *A = static_cast<const T *>(Iter.data_ptr(1));
+  if constexpr (NumInputs == 1) {
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = Elem(A[I]);
+  } else {
+    const T *B = static_cast<const T *>(Iter.data_ptr(2));
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = Elem(A[I], B[I]);
+  }
+  return true;
+}
+
+/// Runs the binary op \p Op over \p Iter, whose common dtype has C++ type
+/// \p T. \p Op takes and returns opmath_type<T> (float for Half and
+/// BFloat16). float and double run \p VecOp on Highway vectors where rows
+/// are contiguous (cpu_kernel_vec); \p VecOp is instantiated for them
+/// only.
+template <typename T, typename Fn, typename VecFn>
+static void binaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A, T B) -> T {
+    return static_cast<T>(Op(static_cast<M>(A), static_cast<M>(B)));
+  };
+  if (runSmallContiguous<T, 2>(Iter, Elem))
+    return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    cpu_kernel_vec(Iter, Elem, VecOp);
+  else
+    cpu_kernel(Iter, Elem);
+}
+
+/// binaryKernel without a vector body.
+template <typename T, typename Fn>
+static void binaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A, T B) -> T {
+    return static_cast<T>(Op(static_cast<M>(A), static_cast<M>(B)));
+  };
+  if (!runSmallContiguous<T, 2>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
+}
+
+/// The unary counterpart of binaryKernel, for the Scalar overloads (Note
+/// [Scalar operands kept out of the iterator]).
+template <typename T, typename Fn, typename VecFn>
+static void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (runSmallContiguous<T, 1>(Iter, Elem))
+    return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    cpu_kernel_vec(Iter, Elem, VecOp);
+  else
+    cpu_kernel(Iter, Elem);
+}
+
+/// unaryKernel without a vector body.
+template <typename T, typename Fn>
+static void unaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (!runSmallContiguous<T, 1>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
+}
+
+/// A Highway vector of \p V's type with every lane \p X.
+template <typename V, typename S> static inline V splat(S X) {
+  const hn::DFromV<V> D;
+  return hn::Set(D, static_cast<hn::TFromV<V>>(X));
+}
+
+/// \p S as the compute type \p M of an op, the way PyTorch casts a wrapped
+/// number to the common dtype (integers wrap, bool is 0 or 1).
+template <typename M> static M scalarAs(const Scalar &S) {
+  if (S.isFloatingPoint())
+    return static_cast<M>(S.toDouble());
+  return static_cast<M>(S.toUnchecked<int64_t>());
+}
+
+/// PyTorch's alpha_check, on the dtype of the output.
+static void checkAlpha(ScalarType Dtype, const Scalar &Alpha) {
+  SK_CHECK(!Alpha.isBoolean() || Dtype == kBool,
+           "Boolean alpha only supported for Boolean results.");
+  SK_CHECK(isFloatingType(Dtype) || Alpha.isIntegral(/*IncludeBool=*/true),
+           "For integral input tensors, argument alpha must not be a floating "
+           "point number.");
+}
+
+/// PyTorch's sub_check: no subtraction of bools.
+static void checkSub(bool SelfIsBool, bool OtherIsBool) {
+  SK_CHECK(!SelfIsBool || !OtherIsBool,
+           "Subtraction, the `-` operator, with two bool tensors is not "
+           "supported. Use the `^` or `logical_xor()` operator instead.");
+  SK_CHECK(!SelfIsBool && !OtherIsBool,
+           "Subtraction, the `-` operator, with a bool tensor is not "
+           "supported. If you are trying to invert a mask, use the `~` or "
+           "`logical_not()` operator instead.");
+}
+
+/// The dtype `Self op Other` computes in: result_type, then float32 for
+/// integral results of true divisions.
+static ScalarType scalarOpDtype(const Tensor &Self, const Scalar &Other,
+                                bool IntegerToFloat) {
+  ScalarType Dtype = result_type(Self, Other);
+  if (IntegerToFloat && isIntegralType(Dtype, /*IncludeBool=*/true))
+    Dtype = get_default_dtype();
+  return Dtype;
+}
+
+/// Configures \p Config for `Out = Self op <Scalar>` computed in \p Dtype;
+/// see Note [Scalar operands kept out of the iterator]. With \p ExactOut a
+/// given output must have \p Dtype itself (PyTorch's pow builds a unary
+/// op over `self.to(dtype)`), else it must be castable from it.
+static TensorIteratorConfig &
+scalarOpConfig(TensorIteratorConfig &Config, const Tensor &Out,
+               const Tensor &Self, ScalarType Dtype, bool ExactOut = false) {
+  if (Out.defined() && Out.dtype() != Dtype) {
+    SK_CHECK(!ExactOut, "Found dtype ", detail::typeName(Out.dtype()),
+             " but expected ", detail::typeName(Dtype));
+    SK_CHECK(canCast(Dtype, Out.dtype()), "result type ",
+             detail::typeName(Dtype),
+             " can't be cast to the desired output "
+             "type ",
+             detail::typeName(Out.dtype()));
+  }
+  return Config.set_check_mem_overlap(true)
+      .cast_common_dtype_to_outputs(true)
+      .declare_static_dtype(Dtype)
+      .add_output(Out)
+      .add_input(Self);
+}
+
+//===----------------------------------------------------------------------===//
+// add, sub
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(add, Tensor)
+(const Tensor &self, const Tensor &other, const Scalar &alpha) {
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+  checkAlpha(dtype(), alpha);
+}
+
+/// out = A + Alpha * B (Sign = 1) or A - Alpha * B (Sign = -1), in the
+/// common dtype.
+template <int Sign>
+static void addSubKernel(TensorIteratorBase &Iter, const Scalar &Alpha,
+                         const char *Name) {
+  dispatchAllTypes<(Sign > 0)>(Iter.common_dtype(), Name, [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_same_v<T, bool>) {
+      // PyTorch: a + alpha * b on bools, i.e. a || (alpha && b).
+      bool A = Alpha.to<bool>();
+      cpu_kernel(Iter, [A](bool X, bool Y) -> bool { return X || (A && Y); });
+    } else if constexpr (kIsInteger<T>) {
+      T A = Alpha.to<T>();
+      binaryScalarKernel<T>(Iter, [A](T X, T Y) {
+        return Sign > 0 ? wrapAdd(X, wrapMul(A, Y)) : wrapSub(X, wrapMul(A, Y));
+      });
+    } else {
+      M A = static_cast<M>(Alpha.toDouble());
+      if (A == M(1)) {
+        binaryKernel<T>(
+            Iter, [](M X, M Y) { return Sign > 0 ? X + Y : X - Y; },
+            [](auto X, auto Y) {
+              return Sign > 0 ? hn::Add(X, Y) : hn::Sub(X, Y);
+            });
+        return;
+      }
+      binaryKernel<T>(
+          Iter, [A](M X, M Y) { return Sign > 0 ? X + A * Y : X - A * Y; },
+          [A](auto X, auto Y) {
+            using V = decltype(X);
+            return Sign > 0 ? hn::MulAdd(splat<V>(A), Y, X)
+                            : hn::NegMulAdd(splat<V>(A), Y, X);
+          });
+    }
+  });
+}
+
+SK_IMPL_FUNC(add_out)
+(const Tensor &self, const Tensor &other, const Scalar &alpha,
+ const Tensor &out) {
+  addSubKernel<1>(*this, alpha, "add_cpu");
+}
+
+SK_META_FUNC(sub, Tensor)
+(const Tensor &self, const Tensor &other, const Scalar &alpha) {
+  checkSub(self.dtype() == kBool, other.dtype() == kBool);
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+  checkAlpha(dtype(), alpha);
+}
+
+SK_IMPL_FUNC(sub_out)
+(const Tensor &self, const Tensor &other, const Scalar &alpha,
+ const Tensor &out) {
+  addSubKernel<-1>(*this, alpha, "sub_cpu");
+}
+
+/// out = Self + Alpha * Other (Sign = 1) or Self - Alpha * Other, Other a
+/// Scalar: a one-input loop adding the constant Alpha * Other.
+template <int Sign>
+static void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
+                               const Scalar &Other, const Scalar &Alpha,
+                               const char *Name) {
+  dispatchAllTypes<(Sign > 0)>(Dtype, Name, [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_same_v<T, bool>) {
+      bool C = Alpha.to<bool>() && Other.to<bool>();
+      cpu_kernel(Iter, [C](bool X) -> bool { return X || C; });
+    } else if constexpr (kIsInteger<T>) {
+      T C = wrapMul(Alpha.to<T>(), scalarAs<T>(Other));
+      unaryScalarKernel<T>(
+          Iter, [C](T X) { return Sign > 0 ? wrapAdd(X, C) : wrapSub(X, C); });
+    } else {
+      M C = static_cast<M>(Alpha.toDouble()) * scalarAs<M>(Other);
+      unaryKernel<T>(
+          Iter, [C](M X) { return Sign > 0 ? X + C : X - C; },
+          [C](auto X) {
+            using V = decltype(X);
+            return Sign > 0 ? hn::Add(X, splat<V>(C)) : hn::Sub(X, splat<V>(C));
+          });
+    }
+  });
+}
+
+SK_META_FUNC(add, Scalar)
+(const Tensor &self, const Scalar &other, const Scalar &alpha) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
+  checkAlpha(dtype(), alpha);
+}
+
+SK_IMPL_FUNC(add_Scalar_out)
+(const Tensor &self, const Scalar &other, const Scalar &alpha,
+ const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  addSubScalarKernel<1>(*this, Dtype, other, alpha, "add_cpu");
+}
+
+SK_META_FUNC(sub, Scalar)
+(const Tensor &self, const Scalar &other, const Scalar &alpha) {
+  checkSub(self.dtype() == kBool, other.isBoolean());
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
+  checkAlpha(dtype(), alpha);
+}
+
+SK_IMPL_FUNC(sub_Scalar_out)
+(const Tensor &self, const Scalar &other, const Scalar &alpha,
+ const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  addSubScalarKernel<-1>(*this, Dtype, other, alpha, "sub_cpu");
+}
+
+//===----------------------------------------------------------------------===//
+// mul
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(mul, Tensor)(const Tensor &self, const Tensor &other) {
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+}
+
+SK_IMPL_FUNC(mul_out)
+(const Tensor &self, const Tensor &other, const Tensor &out) {
+  dispatchAllTypes<true>(common_dtype(), "mul_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_same_v<T, bool>)
+      cpu_kernel(*this, [](bool X, bool Y) -> bool { return X && Y; });
+    else if constexpr (kIsInteger<T>)
+      binaryScalarKernel<T>(*this, [](T X, T Y) { return wrapMul(X, Y); });
+    else
+      binaryKernel<T>(
+          *this, [](M X, M Y) { return X * Y; },
+          [](auto X, auto Y) { return hn::Mul(X, Y); });
+  });
+}
+
+SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self,
+                       scalarOpDtype(self, other, /*IntegerToFloat=*/false)));
+}
+
+SK_IMPL_FUNC(mul_Scalar_out)
+(const Tensor &self, const Scalar &other, const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  dispatchAllTypes<true>(Dtype, "mul_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_same_v<T, bool>) {
+      bool C = other.to<bool>();
+      cpu_kernel(*this, [C](bool X) -> bool { return X && C; });
+    } else if constexpr (kIsInteger<T>) {
+      T C = scalarAs<T>(other);
+      unaryScalarKernel<T>(*this, [C](T X) { return wrapMul(X, C); });
+    } else {
+      M C = scalarAs<M>(other);
+      unaryKernel<T>(
+          *this, [C](M X) { return X * C; },
+          [C](auto X) { return hn::Mul(X, splat<decltype(X)>(C)); });
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// div
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// div's rounding_mode.
+enum class RoundingKind { None, Trunc, Floor };
+} // namespace
+
+/// Parses div's rounding_mode, with PyTorch's message for anything else.
+static RoundingKind parseRoundingMode(std::optional<std::string_view> Mode) {
+  if (!Mode)
+    return RoundingKind::None;
+  if (*Mode == "trunc")
+    return RoundingKind::Trunc;
+  if (*Mode == "floor")
+    return RoundingKind::Floor;
+  SK_CHECK(false,
+           "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+           "but found '",
+           *Mode, "'");
+  __builtin_unreachable();
+}
+
+/// Integer division by zero, which PyTorch reports as Python does.
+[[noreturn]] static void divisionByZero() {
+  SK_CHECK(false, "ZeroDivisionError");
+  __builtin_unreachable();
+}
+
+/// Truncating integer division; INT_MIN / -1 wraps instead of trapping.
+template <typename T> static inline T divTruncInteger(T A, T B) {
+  if (B == 0)
+    divisionByZero();
+  if constexpr (std::is_signed_v<T>)
+    if (B == -1)
+      return wrapSub(T(0), A);
+  return static_cast<T>(A / B);
+}
+
+/// Python's floor division of integers (c10's div_floor_integer).
+template <typename T> static inline T divFloorInteger(T A, T B) {
+  T Quot = divTruncInteger(A, B);
+  if constexpr (std::is_signed_v<T>) {
+    // Truncation rounded up when the signs differ and there is a
+    // remainder.
+    if (B != -1 && (A < 0) != (B < 0) && Quot * B != A)
+      return static_cast<T>(Quot - 1);
+  }
+  return Quot;
+}
+
+/// Python's floor division of floats (c10's div_floor_floating): the
+/// quotient of the exact remainder, so that a == b * q + r holds.
+template <typename M> static inline M divFloorFloating(M A, M B) {
+  if (B == 0)
+    return A / B; // The IEEE result: inf, -inf or nan.
+  M Mod = std::fmod(A, B);
+  M Div = (A - Mod) / B;
+  if (Mod != 0 && (B < 0) != (Mod < 0))
+    Div -= M(1);
+  if (Div == 0)
+    return std::copysign(M(0), A / B);
+  M Floor = std::floor(Div);
+  if (Div - Floor > M(0.5))
+    Floor += M(1);
+  return Floor;
+}
+
+/// out = A / B with \p Kind's rounding, over an iterator whose common
+/// dtype is the compute dtype.
+static void divKernel(TensorIteratorBase &Iter, RoundingKind Kind) {
+  ScalarType Dtype = Iter.common_dtype();
+  if (Kind == RoundingKind::None) {
+    // Integral inputs were promoted to float32 by the float op.
+    dispatchAllTypes<false>(Dtype, "div_true_cpu", [&](auto Tag) {
+      using T = decltype(Tag);
+      using M = opmath_type<T>;
+      if constexpr (!kIsInteger<T>)
+        binaryKernel<T>(
+            Iter, [](M X, M Y) { return X / Y; },
+            [](auto X, auto Y) { return hn::Div(X, Y); });
+    });
+    return;
+  }
+  if (Kind == RoundingKind::Trunc) {
+    dispatchAllTypes<false>(Dtype, "div_trunc_cpu", [&](auto Tag) {
+      using T = decltype(Tag);
+      using M = opmath_type<T>;
+      if constexpr (kIsInteger<T>)
+        binaryScalarKernel<T>(Iter,
+                              [](T X, T Y) { return divTruncInteger(X, Y); });
+      else
+        binaryKernel<T>(
+            Iter, [](M X, M Y) { return std::trunc(X / Y); },
+            [](auto X, auto Y) { return hn::Trunc(hn::Div(X, Y)); });
+    });
+    return;
+  }
+  dispatchAllTypes<false>(Dtype, "div_floor_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (kIsInteger<T>)
+      binaryScalarKernel<T>(Iter,
+                            [](T X, T Y) { return divFloorInteger(X, Y); });
+    else
+      binaryScalarKernel<T>(Iter,
+                            [](M X, M Y) { return divFloorFloating(X, Y); });
+  });
+}
+
+SK_META_FUNC(div, Tensor)(const Tensor &self, const Tensor &other) {
+  build_borrowing_binary_float_op(maybe_get_output(), self, other);
+}
+
+SK_IMPL_FUNC(div_out)
+(const Tensor &self, const Tensor &other, const Tensor &out) {
+  divKernel(*this, RoundingKind::None);
+}
+
+SK_META_FUNC(div, Tensor_mode)
+(const Tensor &self, const Tensor &other,
+ std::optional<std::string_view> rounding_mode) {
+  // build_borrowing_binary_float_op for true division, else
+  // build_borrowing_binary_op, in one configuration.
+  bool TrueDivision = parseRoundingMode(rounding_mode) == RoundingKind::None;
+  TensorIteratorConfig Config;
+  Config.set_check_mem_overlap(true)
+      .allow_cpu_scalars(true)
+      .promote_inputs_to_common_dtype(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true)
+      .promote_integer_inputs_to_float(TrueDivision)
+      .add_output(maybe_get_output())
+      .add_input(self)
+      .add_input(other);
+  build(Config);
+}
+
+SK_IMPL_FUNC(div_out_mode)
+(const Tensor &self, const Tensor &other,
+ std::optional<std::string_view> rounding_mode, const Tensor &out) {
+  divKernel(*this, parseRoundingMode(rounding_mode));
+}
+
+SK_META_FUNC(div, Scalar)(const Tensor &self, const Scalar &other) {
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self,
+                       scalarOpDtype(self, other, /*IntegerToFloat=*/true)));
+}
+
+SK_IMPL_FUNC(div_Scalar_out)
+(const Tensor &self, const Scalar &other, const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/true);
+  dispatchAllTypes<false>(Dtype, "div_true_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (!kIsInteger<T>) {
+      M C = scalarAs<M>(other);
+      unaryKernel<T>(
+          *this, [C](M X) { return X / C; },
+          [C](auto X) { return hn::Div(X, splat<decltype(X)>(C)); });
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// pow
+//===----------------------------------------------------------------------===//
+
+/// Integer powers by squaring (c10's powi): negative exponents give 0
+/// except for bases 1 and -1.
+template <typename T> static inline T powInteger(T Base, T Exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (Exp < 0) {
+      if (Base == 1)
+        return 1;
+      if (Base == -1)
+        return (Exp % 2) != 0 ? T(-1) : T(1);
+      return 0;
+    }
+  }
+  T Result = 1;
+  while (Exp) {
+    if (Exp & 1)
+      Result = wrapMul(Result, Base);
+    Exp /= 2;
+    Base = wrapMul(Base, Base);
+  }
+  return Result;
+}
+
+SK_META_FUNC(pow, Tensor_Tensor)(const Tensor &self, const Tensor &exponent) {
+  build_borrowing_binary_op(maybe_get_output(), self, exponent);
+}
+
+SK_IMPL_FUNC(pow_Tensor_Tensor_out)
+(const Tensor &self, const Tensor &exponent, const Tensor &out) {
+  dispatchAllTypes<false>(common_dtype(), "pow", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (kIsInteger<T>)
+      binaryScalarKernel<T>(*this, [](T B, T E) { return powInteger(B, E); });
+    else
+      binaryScalarKernel<T>(*this, [](M B, M E) { return std::pow(B, E); });
+  });
+}
+
+SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
+  // NumPy's rule.
+  SK_CHECK(!(isIntegralType(self.dtype(), /*IncludeBool=*/true) &&
+             exponent.isIntegral(/*IncludeBool=*/true) &&
+             exponent.toLong() < 0),
+           "Integers to negative integer powers are not allowed.");
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self,
+                       scalarOpDtype(self, exponent, /*IntegerToFloat=*/false),
+                       /*ExactOut=*/true));
+}
+
+SK_IMPL_FUNC(pow_Tensor_Scalar_out)
+(const Tensor &self, const Scalar &exponent, const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, exponent, /*IntegerToFloat=*/false);
+  dispatchAllTypes<false>(Dtype, "pow", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (kIsInteger<T>) {
+      // An exponent that does not fit the dtype is an error, as in PyTorch.
+      T E = exponent.to<T>();
+      unaryScalarKernel<T>(*this, [E](T B) { return powInteger(B, E); });
+    } else {
+      // PyTorch's special cases (pow_tensor_scalar_optimized_kernel), with
+      // vectors where they are exact.
+      M E = scalarAs<M>(exponent);
+      if (E == M(0)) {
+        unaryScalarKernel<T>(*this, [](M) { return M(1); });
+      } else if (E == M(1)) {
+        unaryScalarKernel<T>(*this, [](M B) { return B; });
+      } else if (E == M(2)) {
+        unaryKernel<T>(
+            *this, [](M B) { return B * B; },
+            [](auto B) { return hn::Mul(B, B); });
+      } else if (E == M(3)) {
+        unaryKernel<T>(
+            *this, [](M B) { return B * B * B; },
+            [](auto B) { return hn::Mul(hn::Mul(B, B), B); });
+      } else if (E == M(0.5)) {
+        unaryKernel<T>(
+            *this, [](M B) { return std::sqrt(B); },
+            [](auto B) { return hn::Sqrt(B); });
+      } else if (E == M(-0.5)) {
+        unaryKernel<T>(
+            *this, [](M B) { return M(1) / std::sqrt(B); },
+            [](auto B) { return hn::Div(splat<decltype(B)>(1), hn::Sqrt(B)); });
+      } else if (E == M(-1)) {
+        unaryKernel<T>(
+            *this, [](M B) { return M(1) / B; },
+            [](auto B) { return hn::Div(splat<decltype(B)>(1), B); });
+      } else if (E == M(-2)) {
+        unaryKernel<T>(
+            *this, [](M B) { return M(1) / (B * B); },
+            [](auto B) {
+              return hn::Div(splat<decltype(B)>(1), hn::Mul(B, B));
+            });
+      } else {
+        unaryScalarKernel<T>(*this, [E](M B) { return std::pow(B, E); });
+      }
+    }
+  });
+}
+
+} // namespace sk

@@ -1,1 +1,321 @@
-// Placeholder until its family lands (issue 6).
+//===--- UnaryOps.cpp - neg, abs, exp, sqrt, relu, gelu, ... --------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The unary pointwise operators of issue 6 as structured TensorIterator
+/// kernels (ATen/native/UnaryOps.cpp, Activation.cpp and their cpu/
+/// kernels):
+///
+///  - neg, abs, relu, gelu keep the input's dtype (build_unary_op);
+///  - exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid compute in floating
+///    point (build_unary_float_op): integral and bool inputs give float32.
+///
+/// float16 and bfloat16 compute in float32. neg, abs, sqrt, rsqrt and relu
+/// run Highway vectors on float32 and float64; the transcendental
+/// functions call the C library element by element (on every thread),
+/// which keeps its accuracy and its handling of infinities and NaNs.
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "sk/iter/TypePromotion.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+namespace sk {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// PyTorch's AT_DISPATCH error: `"abs_cpu" not implemented for 'Bool'`.
+[[noreturn]] static void notImplemented(const char *Name, ScalarType Dtype) {
+  SK_CHECK_NOT_IMPLEMENTED(false, "\"", Name, "\" not implemented for '",
+                           detail::typeName(Dtype), "'");
+  __builtin_unreachable();
+}
+
+template <typename T>
+constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+/// Calls \p F with a value of the C++ type of \p Dtype: a floating type,
+/// or with \p WithIntegers an integral one (never bool); else
+/// notImplemented(\p Name).
+template <typename Fn>
+static void dispatchTypes(ScalarType Dtype, const char *Name, bool WithIntegers,
+                          Fn &&F) {
+  switch (Dtype) {
+  case kHalf:
+    return F(Half{});
+  case kBFloat16:
+    return F(BFloat16{});
+  case kFloat:
+    return F(float{});
+  case kDouble:
+    return F(double{});
+  default:
+    break;
+  }
+  if (WithIntegers) {
+    switch (Dtype) {
+    case kByte:
+      return F(uint8_t{});
+    case kChar:
+      return F(int8_t{});
+    case kShort:
+      return F(int16_t{});
+    case kInt:
+      return F(int32_t{});
+    case kLong:
+      return F(int64_t{});
+    default:
+      break;
+    }
+  }
+  notImplemented(Name, Dtype);
+}
+
+/// Runs \p Elem (a T to a T) over \p Iter inline when it is one contiguous
+/// dimension of operands of dtype T below the grain size, and returns
+/// whether it did: for_each's generic walk costs more than the work of
+/// small calls (Note [Small contiguous iterations] in BinaryOps.cpp).
+template <typename T, typename Fn>
+static bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
+  IntArrayRef Shape = Iter.shape();
+  if (Shape.size() > 1)
+    return false;
+  int64_t N = Shape.empty() ? 1 : Shape[0];
+  if (N >= kGrainSize)
+    return false;
+  for (int Arg = 0; Arg < 2; ++Arg)
+    if (Iter.dtype(Arg) != scalarTypeOf<T>() ||
+        (N > 1 && Iter.strides(Arg)[0] != int64_t(sizeof(T))))
+      return false;
+  T *Out = static_cast<T *>(Iter.data_ptr(0));
+  const T *In = static_cast<const T *>(Iter.data_ptr(1));
+  for (int64_t I = 0; I < N; ++I)
+    Out[I] = Elem(In[I]);
+  return true;
+}
+
+/// Runs \p Op (opmath_type<T> to opmath_type<T>) over \p Iter, whose
+/// compute dtype has C++ type \p T; float and double run \p VecOp on
+/// Highway vectors where rows are contiguous. \p VecOp is instantiated
+/// for them only.
+template <typename T, typename Fn, typename VecFn>
+static void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (runSmallContiguous<T>(Iter, Elem))
+    return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    cpu_kernel_vec(Iter, Elem, VecOp);
+  else
+    cpu_kernel(Iter, Elem);
+}
+
+/// unaryKernel without a vector body.
+template <typename T, typename Fn>
+static void unaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (!runSmallContiguous<T>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
+}
+
+/// A Highway vector of \p V's type with every lane \p X.
+template <typename V, typename S> static inline V splat(S X) {
+  const hn::DFromV<V> D;
+  return hn::Set(D, static_cast<hn::TFromV<V>>(X));
+}
+
+/// Defines the meta function and impl of a float op `Name` computing
+/// `Expr` of X (opmath_type) element by element.
+#define SK_UNARY_FLOAT_OP(Name, Expr)                                          \
+  SK_META_FUNC(Name)(const Tensor &self) {                                     \
+    build_borrowing_unary_float_op(maybe_get_output(), self);                  \
+  }                                                                            \
+  SK_IMPL_FUNC(Name##_out)(const Tensor &self, const Tensor &out) {            \
+    dispatchTypes(common_dtype(), #Name "_cpu", /*WithIntegers=*/false,        \
+                  [&](auto Tag) {                                              \
+                    using T = decltype(Tag);                                   \
+                    using M = opmath_type<T>;                                  \
+                    unaryScalarKernel<T>(*this, [](M X) { return Expr; });     \
+                  });                                                          \
+  }
+
+//===----------------------------------------------------------------------===//
+// neg, abs
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(neg)(const Tensor &self) {
+  SK_CHECK(self.dtype() != kBool,
+           "Negation, the `-` operator, on a bool tensor is not supported. If "
+           "you are trying to invert a mask, use the `~` or `logical_not()` "
+           "operator instead.");
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+/// Wrapping negation: -INT_MIN is INT_MIN, as in two's complement.
+template <typename T> static inline T negate(T X) {
+  if constexpr (kIsInteger<T>)
+    return static_cast<T>(uint64_t(0) - static_cast<uint64_t>(X));
+  else
+    return -X;
+}
+
+SK_IMPL_FUNC(neg_out)(const Tensor &self, const Tensor &out) {
+  dispatchTypes(common_dtype(), "neg_cpu", /*WithIntegers=*/true,
+                [&](auto Tag) {
+                  using T = decltype(Tag);
+                  using M = opmath_type<T>;
+                  unaryKernel<T>(
+                      *this, [](M X) { return negate(X); },
+                      [](auto X) { return hn::Neg(X); });
+                });
+}
+
+SK_META_FUNC(abs)(const Tensor &self) {
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(abs_out)(const Tensor &self, const Tensor &out) {
+  dispatchTypes(common_dtype(), "abs_cpu", /*WithIntegers=*/true,
+                [&](auto Tag) {
+                  using T = decltype(Tag);
+                  using M = opmath_type<T>;
+                  if constexpr (std::is_unsigned_v<T>)
+                    unaryScalarKernel<T>(*this, [](M X) { return X; });
+                  else
+                    unaryKernel<T>(
+                        *this,
+                        [](M X) {
+                          if constexpr (kIsInteger<M>)
+                            return X < 0 ? negate(X) : X;
+                          else
+                            return std::abs(X);
+                        },
+                        [](auto X) { return hn::Abs(X); });
+                });
+}
+
+//===----------------------------------------------------------------------===//
+// exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid
+//===----------------------------------------------------------------------===//
+
+SK_UNARY_FLOAT_OP(exp, std::exp(X))
+SK_UNARY_FLOAT_OP(log, std::log(X))
+SK_UNARY_FLOAT_OP(sin, std::sin(X))
+SK_UNARY_FLOAT_OP(cos, std::cos(X))
+SK_UNARY_FLOAT_OP(tanh, std::tanh(X))
+SK_UNARY_FLOAT_OP(sigmoid, M(1) / (M(1) + std::exp(-X)))
+
+SK_META_FUNC(sqrt)(const Tensor &self) {
+  build_borrowing_unary_float_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(sqrt_out)(const Tensor &self, const Tensor &out) {
+  dispatchTypes(common_dtype(), "sqrt_cpu", /*WithIntegers=*/false,
+                [&](auto Tag) {
+                  using T = decltype(Tag);
+                  using M = opmath_type<T>;
+                  unaryKernel<T>(
+                      *this, [](M X) { return std::sqrt(X); },
+                      [](auto X) { return hn::Sqrt(X); });
+                });
+}
+
+SK_META_FUNC(rsqrt)(const Tensor &self) {
+  build_borrowing_unary_float_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(rsqrt_out)(const Tensor &self, const Tensor &out) {
+  // 1 / sqrt(x), correctly rounded twice as PyTorch's; not the hardware's
+  // approximate reciprocal square root.
+  dispatchTypes(
+      common_dtype(), "rsqrt_cpu", /*WithIntegers=*/false, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        unaryKernel<T>(
+            *this, [](M X) { return M(1) / std::sqrt(X); },
+            [](auto X) { return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X)); });
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// relu, gelu
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(relu)(const Tensor &self) {
+  // PyTorch's relu is clamp_min(self, 0) behind this check.
+  SK_CHECK(self.dtype() != kBool, "Boolean inputs not supported for relu");
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(relu_out)(const Tensor &self, const Tensor &out) {
+  dispatchTypes(common_dtype(), "relu_cpu", /*WithIntegers=*/true,
+                [&](auto Tag) {
+                  using T = decltype(Tag);
+                  using M = opmath_type<T>;
+                  // NaN stays NaN (clamp_min propagates it): compare and
+                  // select rather than max, whose NaN rule is the ISA's.
+                  unaryKernel<T>(
+                      *this, [](M X) { return X < M(0) ? M(0) : X; },
+                      [](auto X) {
+                        const auto Zero = hn::Zero(hn::DFromV<decltype(X)>());
+                        return hn::IfThenElse(hn::Lt(X, Zero), Zero, X);
+                      });
+                });
+}
+
+namespace {
+/// gelu's `approximate` argument.
+enum class GeluKind { None, Tanh };
+} // namespace
+
+/// Parses gelu's `approximate`, with PyTorch's message for anything else.
+static GeluKind parseGeluApproximate(std::string_view Approximate) {
+  if (Approximate == "none")
+    return GeluKind::None;
+  SK_CHECK(Approximate == "tanh",
+           "approximate argument must be either none or tanh.");
+  return GeluKind::Tanh;
+}
+
+SK_META_FUNC(gelu)(const Tensor &self, std::string_view approximate) {
+  parseGeluApproximate(approximate);
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(gelu_out)
+(const Tensor &self, std::string_view approximate, const Tensor &out) {
+  GeluKind Kind = parseGeluApproximate(approximate);
+  dispatchTypes(common_dtype(), "GeluKernelImpl", /*WithIntegers=*/false,
+                [&](auto Tag) {
+                  using T = decltype(Tag);
+                  using M = opmath_type<T>;
+                  if (Kind == GeluKind::None) {
+                    // x * Phi(x), Phi the normal distribution's CDF.
+                    unaryScalarKernel<T>(*this, [](M X) {
+                      return X * M(0.5) * (M(1) + std::erf(X * M(M_SQRT1_2)));
+                    });
+                    return;
+                  }
+                  unaryScalarKernel<T>(*this, [](M X) {
+                    // sqrt(2 / pi), as PyTorch writes it.
+                    const M Beta = M(M_SQRT2 * M_2_SQRTPI * 0.5);
+                    const M Kappa = M(0.044715);
+                    M Inner = Beta * (X + Kappa * X * X * X);
+                    return M(0.5) * X * (M(1) + std::tanh(Inner));
+                  });
+                });
+}
+
+} // namespace sk

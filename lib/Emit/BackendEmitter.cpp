@@ -31,6 +31,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace llvm;
@@ -119,6 +120,15 @@ getFromFunctional(const EmitModel &EM, const EmittedFunction &EF,
   const NativeFunctionsGroup *G = F.Group;
   if (!G || (&F != G->Out && &F != G->Inplace) || F.findKernel(Key))
     return std::nullopt;
+  // A composite kernel the author wrote serves every backend: a generated
+  // backend wrapper would override it. An implicit one counts when the
+  // sources define it.
+  if (any_of(F.Dispatch, [&](const BackendKernel &B) {
+        return isAliasKey(B.Key) &&
+               (B.Implicit ? EM.isImplicitKernelDefined(B)
+                           : EM.isKernelRegistered(F, B));
+      }))
+    return std::nullopt;
   const NativeFunction &Functional = *G->Functional;
   const BackendKernel *K = Functional.findKernel(Key);
   if (!K || K->Structured || !EM.isKernelRegistered(Functional, *K))
@@ -186,6 +196,12 @@ static KeyPlan planKey(const EmitModel &EM, DispatchKey Key) {
     if (std::optional<Registration> R = getFromFunctional(EM, EF, Key))
       Plan.Units[Unit].push_back(*R);
   }
+  // A from-functional wrapper calls its unit's functional wrapper, which
+  // must come first (sum.IntList_out sorts before sum.dim_IntList).
+  for (auto &[Name, Regs] : Plan.Units)
+    std::stable_partition(Regs.begin(), Regs.end(), [](const Registration &R) {
+      return R.EF->F->Kind == SchemaKind::Functional;
+    });
   return Plan;
 }
 
@@ -378,9 +394,12 @@ static void writeFromFunctionalWrapper(raw_ostream &OS, DispatchKey Key,
   std::string Wrapper = getWrapperName(Key, EF);
   OS << getReturnSpelling(EF.Sig.Return) << Wrapper
      << EF.getDispatcherParamList() << " {\n";
-  // The functional wrapper checks its inputs; the outputs are checked here.
-  if (usesDeviceGuard(Key))
+  // The functional wrapper checks its inputs; the outputs are checked here,
+  // and the copy (which may resize them) runs on their device.
+  if (usesDeviceGuard(Key)) {
     writeDeviceCheck(OS, EF, Wrapper);
+    writeDeviceGuard(OS, EF);
+  }
   OS << "  auto result = " << getWrapperName(Key, *R.Functional) << '('
      << R.Functional->getArgNames() << ");\n";
   SmallVector<std::string, 2> Written = getWrittenArgs(EF);

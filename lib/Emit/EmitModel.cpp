@@ -221,6 +221,7 @@ EmitModel::EmitModel(const OperatorModel &Model, const EmitOptions &Opts)
            B->getSchema().Name.getQualifiedName();
   });
 
+  std::set<std::string> Idents;
   for (const NativeFunction *F : Sorted) {
     const OperatorName &Name = F->getSchema().Name;
     SignatureOrError Sig = getNativeSignature(*F);
@@ -231,7 +232,12 @@ EmitModel::EmitModel(const OperatorModel &Model, const EmitOptions &Opts)
     EmittedFunction EF;
     EF.F = F;
     EF.Sig = std::move(std::get<KernelSignature>(Sig));
-    EF.Ident = Name.getUnambiguousName();
+    EF.Ident = (Name.Namespace.empty() || Name.Namespace == Opts.Namespace
+                    ? ""
+                    : Name.Namespace + "_") +
+               Name.getUnambiguousName();
+    for (unsigned N = 2; !Idents.insert(EF.Ident).second; ++N)
+      EF.Ident = Name.getUnambiguousName() + "_" + std::to_string(N);
     EF.DispatcherNamespace =
         Name.Namespace.empty() ? Opts.Namespace : Name.Namespace;
     EF.CppNamespace = Opts.CppNamespace;

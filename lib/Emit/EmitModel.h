@@ -45,7 +45,9 @@ struct EmittedFunction {
   const NativeFunction *F = nullptr;
   /// The dispatcher (and native kernel) signature.
   KernelSignature Sig;
-  /// Unique among the model's functions: `add_Tensor`, `add__Tensor`.
+  /// Unique among the model's functions: `add_Tensor`, `add__Tensor`,
+  /// `myns_foo` for `myns::foo`; a name two functions would share
+  /// (`bar_baz` and `bar.baz`) gets a numbered suffix in sorted order.
   std::string Ident;
   /// The namespace the operator is registered in: `aten`.
   std::string DispatcherNamespace;
@@ -102,6 +104,12 @@ public:
   /// define it (or when no sources were given).
   bool isKernelRegistered(const NativeFunction &F,
                           const BackendKernel &K) const;
+  /// Whether the kernel sources define implicit kernel \p K; false when no
+  /// sources were given.
+  bool isImplicitKernelDefined(const BackendKernel &K) const {
+    return Opts.DefinedNativeKernels &&
+           Opts.DefinedNativeKernels->contains(K.Kernel);
+  }
 
   /// Writes the skipped functions as a comment at the end of a file.
   void writeSkipped(llvm::raw_ostream &OS) const;

@@ -27,6 +27,7 @@
 #include "skc/Sema/OperatorModel.h"
 #include "skc/Sema/OperatorModelPrinter.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -415,6 +416,26 @@ int main(int argc, char **argv) {
              "PrivateUse3\n";
       return ExitUsage;
     }
+  // Both name C++ namespaces (and SK_LIBRARY's token): identifiers only.
+  auto IsIdentifier = [](StringRef S) {
+    return !S.empty() && !isDigit(S.front()) &&
+           all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
+  };
+  if (!IsIdentifier(DispatcherNamespace)) {
+    WithColor::error(errs(), "skc")
+        << "'--namespace' must be an identifier, not '" << DispatcherNamespace
+        << "'\n";
+    return ExitUsage;
+  }
+  SmallVector<StringRef, 2> CppParts;
+  StringRef(CppNamespace).split(CppParts, "::");
+  if (!all_of(CppParts, IsIdentifier)) {
+    WithColor::error(errs(), "skc")
+        << "'--cpp-namespace' must be a C++ namespace name such as 'sk' or "
+           "'mylib::ops', not '"
+        << CppNamespace << "'\n";
+    return ExitUsage;
+  }
   if (Shards == 0) {
     WithColor::error(errs(), "skc") << "'--shards' must be at least 1\n";
     return ExitUsage;

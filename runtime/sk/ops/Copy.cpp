@@ -259,7 +259,9 @@ static bool sameDevice(Device A, Device B) {
 }
 
 /// Errors unless \p Op can write into a tensor on \p Dst from one on
-/// \p Src with the kernels of this build (CPU to CPU, anything to meta).
+/// \p Src in this build: not CUDA, and not out of a meta tensor into one
+/// with data (anything goes into meta; other backends' copies go to their
+/// sk::_copy_from, Note [Copies between backends]).
 static void checkCopyDevices(const char *Op, const Tensor &Self, Device Src,
                              Device Dst) {
   SK_CHECK_NOT_IMPLEMENTED(
@@ -280,7 +282,8 @@ static void checkCopyDevices(const char *Op, const Tensor &Self, Device Src,
 // Note [Copies between backends]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The loops below reach CPU memory only. A copy to or from another backend
-// (a PrivateUse1 device; CUDA in a build with CUDA) is that backend's job:
+// (a PrivateUse1-3 device; CUDA once the runtime has it) is that backend's
+// job:
 // it goes to the dispatched operator sk::_copy_from(self, dst), PyTorch's
 // _copy_from, which the backend registers for its key. The source arrives
 // already expanded to the destination's sizes. Without a kernel the

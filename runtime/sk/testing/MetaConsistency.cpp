@@ -159,9 +159,13 @@ std::optional<IValue> parseDefault(const SchemaArgument &A) {
     if (D.size() >= 2 && D.front() == '[') {
       std::istringstream In(D.substr(1, D.size() - 2));
       std::string Item;
-      while (std::getline(In, Item, ','))
-        if (auto V = ParseInt(Item.substr(Item.find_first_not_of(' '))))
+      while (std::getline(In, Item, ',')) {
+        size_t Start = Item.find_first_not_of(' ');
+        if (Start == std::string::npos)
+          continue;
+        if (auto V = ParseInt(Item.substr(Start)))
           Values.push_back(*V);
+      }
     } else if (auto V = ParseInt(D)) {
       Values.assign(T.ListSize ? T.ListSize : 1, *V);
     } else {
@@ -305,6 +309,13 @@ Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
       if (V.isString() && V.toStringRef() == LastSizeMarker)
         V = IValue(std::vector<int64_t>{
             Plan.First.empty() ? int64_t(1) : Plan.First.back()});
+      // A device argument says where the result goes: each run's own.
+      if (A.Type.Base == SchemaType::Device && !A.Type.IsList) {
+        S.CPU.push_back(IValue(Device(kCPU)));
+        S.Meta.push_back(IValue(Device(kMeta)));
+        Desc << ", " << A.Name << "=<the run's device>";
+        continue;
+      }
       S.CPU.push_back(V);
       S.Meta.push_back(V);
       Desc << ", " << A.Name << "=" << V;
@@ -402,12 +413,17 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
   const OperatorSchema &Schema = Op.schema();
   std::vector<std::vector<IValue>> Pools;
   unsigned NumTensors = 0;
+  bool HasDevice = false;
   for (const SchemaArgument &A : Schema.Arguments) {
     if (isTensorArgument(A))
       NumTensors += A.Type.IsList ? 2 : 1;
     else
       Pools.push_back(getPool(A));
+    HasDevice |= A.Type.Base == SchemaType::Device;
   }
+  // Nothing would send such an operator to Meta.
+  SK_CHECK(NumTensors != 0 || HasDevice, "checkMetaConsistency(): ", Name,
+           " has neither tensor nor device arguments");
 
   // The base values of the other arguments, then each varied alone.
   std::vector<IValue> Base;

@@ -70,6 +70,7 @@ SK_LIBRARY(mctest, m) {
   for (const char *Name :
        {"good", "wrong_size", "wrong_dtype", "wrong_strides", "refused"})
     m.def(std::string(Name) + "(Tensor self, int dim=0) -> Tensor");
+  m.def("tensorless(int n) -> Tensor");
 }
 
 SK_LIBRARY_IMPL(mctest, CPU, m) {
@@ -143,6 +144,11 @@ TEST(MetaConsistencyTest, RefusalsFailUnlessExpected) {
 
 TEST(MetaConsistencyTest, UnknownOperatorIsAnError) {
   SK_EXPECT_ERROR(checkMetaConsistency("mctest::nope", ""), "mctest::nope");
+}
+
+TEST(MetaConsistencyTest, OperatorsNothingSendsToMetaAreAnError) {
+  SK_EXPECT_ERROR(checkMetaConsistency("mctest::tensorless", ""),
+                  "mctest::tensorless has neither tensor nor device arguments");
 }
 
 } // namespace

@@ -272,17 +272,31 @@ function(skc_add_meta_tests name)
     get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
     list(APPEND options --tags "${tags}")
     list(APPEND depends "${tags}")
+  else()
+    # skc reads the tags.yaml beside the schema when there is one.
+    get_filename_component(schema_dir "${schema}" DIRECTORY)
+    if(EXISTS "${schema_dir}/tags.yaml")
+      list(APPEND depends "${schema_dir}/tags.yaml")
+    endif()
   endif()
   if(ARG_NAMESPACE)
     list(APPEND options "--namespace=${ARG_NAMESPACE}")
   endif()
+  # As for the library: a stamp is the output and the source a byproduct
+  # that skc rewrites only when it changes, so a schema edit that changes
+  # no test recompiles nothing.
+  set(stamp "${source}.stamp")
   add_custom_command(
-    OUTPUT "${source}"
+    OUTPUT "${stamp}"
+    BYPRODUCTS "${source}"
     COMMAND skc::skc ${options}
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS ${depends} "$<TARGET_FILE:skc::skc>"
     COMMENT "skc: meta-consistency tests of ${ARG_LIBRARY}"
     VERBATIM)
+  add_custom_target(${name}_skc DEPENDS "${stamp}")
   add_executable(${name} "${source}")
+  add_dependencies(${name} ${name}_skc)
   target_link_libraries(${name} PRIVATE ${ARG_LIBRARY} skc::runtime_testing
     GTest::gtest_main)
 endfunction()

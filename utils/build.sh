@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, configure and build skc, then run it
+# The main job: install what is missing, configure and build skc, run it
 # over the bundled schemas (PyTorch 1.13's native_functions.yaml, from
-# ../shared). Usage: utils/build.sh [BUILD_DIR]   (default: build)
+# ../shared), then run the Llama demo (examples/llama: Llama 2 70B's forward
+# pass on meta tensors, a small model of it on CPU).
+# Usage: utils/build.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$root/build"}

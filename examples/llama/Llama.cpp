@@ -84,8 +84,8 @@ LlamaModel::LlamaModel(const LlamaConfig &Config, TensorOptions Options,
 std::vector<Tensor> LlamaModel::parameters() const {
   std::vector<Tensor> Params{TokEmbeddings};
   for (const LlamaLayer &L : Layers)
-    Params.insert(Params.end(), {L.AttnNorm, L.Wq, L.Wk, L.Wv, L.Wo,
-                                 L.FFNNorm, L.WGate, L.WDown, L.WUp});
+    Params.insert(Params.end(), {L.AttnNorm, L.Wq, L.Wk, L.Wv, L.Wo, L.FFNNorm,
+                                 L.WGate, L.WDown, L.WUp});
   Params.push_back(Norm);
   Params.push_back(Output);
   return Params;
@@ -129,10 +129,10 @@ static Tensor applyRotary(const Tensor &X, const Tensor &Cos,
 static Tensor repeatKV(const Tensor &X, int64_t Rep) {
   if (Rep == 1)
     return X;
-  const int64_t B = X.size(0), KVH = X.size(1), S = X.size(2),
-                HD = X.size(3);
-  return X.unsqueeze(2).expand({B, KVH, Rep, S, HD}).reshape(
-      {B, KVH * Rep, S, HD});
+  const int64_t B = X.size(0), KVH = X.size(1), S = X.size(2), HD = X.size(3);
+  return X.unsqueeze(2)
+      .expand({B, KVH, Rep, S, HD})
+      .reshape({B, KVH * Rep, S, HD});
 }
 
 Tensor LlamaModel::attention(const LlamaLayer &L, const Tensor &X,
@@ -171,8 +171,7 @@ Tensor LlamaModel::forward(const Tensor &Tokens,
   // pair i, computed in float32 and used in the model's dtype.
   Tensor InvFreq =
       exp(mul(arange(0, HD, 2, F32), -std::log(Config.RopeTheta) / HD));
-  Tensor Angles =
-      mul(arange(0, S, 1, F32).unsqueeze(1), InvFreq.unsqueeze(0));
+  Tensor Angles = mul(arange(0, S, 1, F32).unsqueeze(1), InvFreq.unsqueeze(0));
   Tensor Emb = cat({Angles, Angles}, -1);
   Tensor Cos = cos(Emb).to(Options.dtype());
   Tensor Sin = sin(Emb).to(Options.dtype());

@@ -75,8 +75,8 @@ static bool sameGeometry(const char *What, const sk::Tensor &A,
       A.dtype() == B.dtype())
     return true;
   std::cout << What << ": CPU " << A.dtype() << A.sizes() << " strides "
-            << A.strides() << ", meta " << B.dtype() << B.sizes()
-            << " strides " << B.strides() << "\n";
+            << A.strides() << ", meta " << B.dtype() << B.sizes() << " strides "
+            << B.strides() << "\n";
   return false;
 }
 
@@ -107,8 +107,7 @@ static void runLlama70BOnMeta() {
               withCommas(NumBytes).c_str(),
               NumBytes / (1024.0 * 1024.0 * 1024.0));
 
-  sk::Tensor Tokens =
-      makeTokens(Batch, Seq, Config.VocabSize, sk::kMeta, Gen);
+  sk::Tensor Tokens = makeTokens(Batch, Seq, Config.VocabSize, sk::kMeta, Gen);
   std::cout << "input: batch " << Batch << ", sequence " << Seq << "\n";
 
   // The first pass is the one a user waits for; the later ones (every
@@ -141,8 +140,7 @@ static bool runTinyOnCPUAndMeta() {
 
   sk::Generator Gen(42);
   LlamaModel CPUModel(Config, sk::TensorOptions(sk::kFloat), &Gen);
-  LlamaModel MetaModel(Config,
-                       sk::TensorOptions(sk::kFloat).device(sk::kMeta),
+  LlamaModel MetaModel(Config, sk::TensorOptions(sk::kFloat).device(sk::kMeta),
                        nullptr);
   std::cout << "parameters: " << withCommas(CPUModel.numParameters()) << "\n";
 
@@ -171,8 +169,7 @@ static bool runTinyOnCPUAndMeta() {
                CPUTrace.size() == MetaTrace.size();
   for (size_t I = 0; Agree && I != CPUTrace.size(); ++I)
     Agree = sameGeometry("hidden state", CPUTrace[I], MetaTrace[I]);
-  std::cout << (Agree ? "meta and CPU agree"
-                      : "error: meta and CPU disagree")
+  std::cout << (Agree ? "meta and CPU agree" : "error: meta and CPU disagree")
             << " (sizes, strides and dtypes of the logits and of every "
                "block's output)\n";
   return Finite && Agree;

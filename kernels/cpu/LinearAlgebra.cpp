@@ -166,11 +166,12 @@ static void blasGemm(const MatRef &C, const MatRef &A, const MatRef &B, T Alpha,
 }
 
 /// The accumulator type of the loop kernel: float for the 16-bit floats,
-/// int64 for integers (wrapping to the output type on store gives the same
-/// bits as accumulating in it), else the type itself.
+/// uint64 for integers (unsigned arithmetic wraps without undefined
+/// behaviour, and truncating to the output type on store gives the bits
+/// two's-complement accumulation in it would), else the type itself.
 template <typename T>
 using GemmAcc =
-    std::conditional_t<std::is_integral_v<T>, int64_t, opmath_type<T>>;
+    std::conditional_t<std::is_integral_v<T>, uint64_t, opmath_type<T>>;
 
 /// C = Beta * C + Alpha * A B with a row-at-a-time loop, for the dtypes
 /// cblas lacks. Beta == 0 never reads C. Serial: callers parallelize.
@@ -239,7 +240,10 @@ template <typename T> static void scaleOnly(const MatRef &C, GemmAcc<T> Beta) {
 
 /// The scalar \p S as the accumulator type of \p T.
 template <typename T> static GemmAcc<T> scalarAs(const Scalar &S) {
-  return S.to<GemmAcc<T>>();
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<uint64_t>(S.to<int64_t>());
+  else
+    return S.to<GemmAcc<T>>();
 }
 
 /// C = Beta * C + Alpha * A B for one matrix of dtype \p Dtype, in

@@ -229,6 +229,13 @@ PoolMeta poolMeta(int Dims, const Tensor &self, const PoolParams &P,
   PoolMeta M;
   int64_t Rank = self.dim();
   M.Format = self.suggest_memory_format();
+  // The loops know one channels-last layout: their own rank's. Any other
+  // (a 4-D channels-last input to 3-d pooling is an unbatched [C, T, H, W]
+  // whose channels are not innermost) is pooled as contiguous.
+  MemoryFormat OwnChannelsLast = Dims == 2 ? MemoryFormat::ChannelsLast
+                                           : MemoryFormat::ChannelsLast3d;
+  if (M.Format != OwnChannelsLast)
+    M.Format = MemoryFormat::Contiguous;
   SK_CHECK(self.scalar_type() != kBool, "max_pool", Dims,
            "d_with_indices(): expected a numeric input, but got bool");
   if (Dims == 2) {

@@ -108,16 +108,22 @@ void reduceVecProject(TensorIteratorBase &Iter, T Init, ReduceOp Reduce,
 }
 
 /// A reduction that accumulates with `+` or `*` (sum, mean, prod) into the
-/// output's opmath type, then applies \p Scale to the result (mean), or
-/// nothing when \p Scale is empty.
+/// output's opmath type, then divides the result by \p Divisor (mean), or
+/// not when \p Divisor is empty. Dividing, not multiplying by the
+/// reciprocal, keeps mean(ones(49)) exactly 1, as PyTorch's sum-then-div.
 template <bool IsProduct> struct ArithmeticReduce {
   template <typename T> static T apply(T A, T B) {
-    if constexpr (std::is_same_v<T, bool>)
+    if constexpr (std::is_same_v<T, bool>) {
       return IsProduct ? (A && B) : (A || B);
-    else if constexpr (IsProduct)
+    } else if constexpr (std::is_integral_v<T>) {
+      // Wraps as the vector body does, without signed-overflow UB.
+      uint64_t UA = static_cast<uint64_t>(A), UB = static_cast<uint64_t>(B);
+      return static_cast<T>(IsProduct ? UA * UB : UA + UB);
+    } else if constexpr (IsProduct) {
       return static_cast<T>(A * B);
-    else
+    } else {
       return static_cast<T>(A + B);
+    }
   }
   template <typename V> static V applyVec(V A, V B) {
     if constexpr (IsProduct)
@@ -126,7 +132,7 @@ template <bool IsProduct> struct ArithmeticReduce {
       return hn::Add(A, B);
   }
 
-  static void run(TensorIteratorBase &Iter, std::optional<double> Scale) {
+  static void run(TensorIteratorBase &Iter, std::optional<double> Divisor) {
     ScalarType OutDtype = Iter.dtype(0), InDtype = Iter.dtype(1);
     visitScalarType(OutDtype, [&](auto OutTag) {
       using out_t = decltype(OutTag);
@@ -140,19 +146,19 @@ template <bool IsProduct> struct ArithmeticReduce {
       if constexpr (Vectorize) {
         if (InDtype == OutDtype) {
           auto VecOp = [](auto A, auto B) { return applyVec(A, B); };
-          if (!Scale)
+          if (!Divisor)
             return cpu_reduce_vec(Iter, Init, Combine, VecOp);
           if constexpr (std::is_floating_point_v<out_t>) {
-            const out_t Factor = static_cast<out_t>(*Scale);
+            const out_t By = static_cast<out_t>(*Divisor);
             return reduceVecProject(Iter, Init, Combine, VecOp,
-                                    [Factor](out_t A) { return A * Factor; });
+                                    [By](out_t A) { return A / By; });
           }
         }
       }
-      auto Project = [Scale](acc_t Acc) {
+      auto Project = [Divisor](acc_t Acc) {
         if constexpr (std::is_floating_point_v<acc_t>)
-          if (Scale)
-            return out_t(Acc * static_cast<acc_t>(*Scale));
+          if (Divisor)
+            return out_t(Acc / static_cast<acc_t>(*Divisor));
         return out_t(Acc);
       };
       if (InDtype == OutDtype)
@@ -319,13 +325,11 @@ SK_META_FUNC(mean, dim)
 SK_IMPL_FUNC(mean_out)
 (const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
  std::optional<ScalarType> dtype, const Tensor &out) {
-  // One pass: the sum is scaled as it is stored. Over no elements that is
-  // 0 * inf, NaN, as PyTorch's 0 / 0.
+  // One pass: the sum is divided as it is stored. Over no elements that is
+  // 0 / 0, NaN, as in PyTorch.
   int64_t Count = reducedCount(self, dimsOrAll(dim));
-  double Scale = Count == 0 ? std::numeric_limits<double>::infinity()
-                            : 1.0 / static_cast<double>(Count);
   TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
-  ArithmeticReduce</*IsProduct=*/false>::run(Iter, Scale);
+  ArithmeticReduce</*IsProduct=*/false>::run(Iter, static_cast<double>(Count));
 }
 
 Tensor SK_NATIVE_FUNC(mean)(const Tensor &self,

@@ -119,6 +119,16 @@ TEST(LinearAlgebraTest, Mm_EveryDtype_MatchesReference) {
   }
 }
 
+// Integer products wrap, as two's complement does, without signed-overflow
+// UB.
+TEST(LinearAlgebraTest, Mm_IntegerOverflow_Wraps) {
+  Tensor A = sk::empty({1, 1}, TensorOptions().dtype(kLong));
+  Tensor B = sk::empty({1, 1}, TensorOptions().dtype(kLong));
+  A.data_ptr<int64_t>()[0] = std::numeric_limits<int64_t>::max();
+  B.data_ptr<int64_t>()[0] = 2;
+  EXPECT_EQ(sk::mm(A, B).data_ptr<int64_t>()[0], int64_t(-2));
+}
+
 TEST(LinearAlgebraTest, Mm_TransposedOperands_MatchReference) {
   // Transposed contiguous operands go to BLAS with the Trans flag; the
   // result must not depend on it.

@@ -851,10 +851,16 @@ TEST(NNMaxPool, ThreeDimensionalAndChannelsLast3d) {
         toVector<double>(sk::max_pool3d(X, {2, 3, 2}, {2, 2, 1}, {1, 1, 0})),
         RY);
   }
-  // Non-batch 4-d input, default stride.
+  // Non-batch 4-d input, default stride; the same values when its strides
+  // look channels-last (which, unbatched, they are not for 3-d pooling).
   Tensor X = randomTensor({2, 4, 4, 4}, kDouble, 62);
   Tensor Y = sk::max_pool3d(X, {2});
   EXPECT_EQ(Y.sizes().vec(), (std::vector<int64_t>{2, 2, 2, 2}));
+  Tensor XLast = X.contiguous(MemoryFormat::ChannelsLast);
+  ASSERT_FALSE(XLast.is_contiguous());
+  Tensor YLast = sk::max_pool3d(XLast, {2});
+  EXPECT_EQ(toVector<double>(YLast), toVector<double>(Y));
+  EXPECT_TRUE(YLast.is_contiguous());
 }
 
 TEST(NNMaxPool, NaNWinsOutVariantAndMeta) {

@@ -256,6 +256,28 @@ TEST(ReduceKernelTest, Sum_IntegralInputs_PromoteToInt64) {
   EXPECT_EQ(toVector<int64_t>(sk::sum(Big))[0], int64_t(8e9));
 }
 
+// mean divides the sum, as PyTorch does: exact where the quotient is.
+TEST(ReduceKernelTest, Mean_DividesTheSum) {
+  for (ScalarType T : {kFloat, kDouble})
+    for (int64_t N : {3, 7, 49, 1000}) {
+      Tensor X = sk::ones({N}, TensorOptions().dtype(T));
+      EXPECT_EQ(toVector<double>(sk::mean(X))[0], 1.0) << N;
+    }
+}
+
+// Integer sums and products wrap, as two's complement does, without
+// signed-overflow UB (UBSan builds check the latter).
+TEST(ReduceKernelTest, IntegerOverflow_Wraps) {
+  Tensor X = sk::empty({3}, TensorOptions().dtype(kLong));
+  int64_t *P = X.data_ptr<int64_t>();
+  P[0] = std::numeric_limits<int64_t>::max();
+  P[1] = std::numeric_limits<int64_t>::max();
+  P[2] = 2;
+  EXPECT_EQ(toVector<int64_t>(sk::sum(X))[0], int64_t(0));
+  // (2^63 - 1)^2 is 1 modulo 2^64.
+  EXPECT_EQ(toVector<int64_t>(sk::prod(X))[0], int64_t(2));
+}
+
 TEST(ReduceKernelTest, Sum_DtypeArgument_ConvertsBeforeSumming) {
   Tensor X = fromVector<double>({1.5, 2.5, -0.5}, {3}, kFloat);
   Tensor D = sk::sum(X, kDouble);

@@ -50,49 +50,6 @@ namespace sk {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// PyTorch's AT_DISPATCH error: `"add_cpu" not implemented for 'Bool'`.
-[[noreturn]] static void notImplemented(const char *Name, ScalarType Dtype) {
-  SK_CHECK_NOT_IMPLEMENTED(false, "\"", Name, "\" not implemented for '",
-                           detail::typeName(Dtype), "'");
-  __builtin_unreachable();
-}
-
-/// Calls \p F with a value of the C++ type of \p Dtype: any integral or
-/// floating type, and bool when \p WithBool; else notImplemented(\p Name).
-template <bool WithBool, typename Fn>
-static void dispatchAllTypes(ScalarType Dtype, const char *Name, Fn &&F) {
-  switch (Dtype) {
-  case kBool:
-    if constexpr (WithBool)
-      return F(bool{});
-    break;
-  case kByte:
-    return F(uint8_t{});
-  case kChar:
-    return F(int8_t{});
-  case kShort:
-    return F(int16_t{});
-  case kInt:
-    return F(int32_t{});
-  case kLong:
-    return F(int64_t{});
-  case kHalf:
-    return F(Half{});
-  case kBFloat16:
-    return F(BFloat16{});
-  case kFloat:
-    return F(float{});
-  case kDouble:
-    return F(double{});
-  default:
-    break;
-  }
-  notImplemented(Name, Dtype);
-}
-
-template <typename T>
-constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
 // Integer arithmetic wraps around, as PyTorch's does in practice; going
 // through uint64_t keeps it defined (no signed overflow, no promotion of
 // uint16_t products to int).
@@ -291,7 +248,7 @@ SK_META_FUNC(add, Tensor)
 template <int Sign>
 static void addSubKernel(TensorIteratorBase &Iter, const Scalar &Alpha,
                          const char *Name) {
-  dispatchAllTypes<(Sign > 0)>(Iter.common_dtype(), Name, [&](auto Tag) {
+  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(Iter.common_dtype(), Name, [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -349,7 +306,7 @@ template <int Sign>
 static void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
                                const Scalar &Other, const Scalar &Alpha,
                                const char *Name) {
-  dispatchAllTypes<(Sign > 0)>(Dtype, Name, [&](auto Tag) {
+  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(Dtype, Name, [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -412,7 +369,7 @@ SK_META_FUNC(mul, Tensor)(const Tensor &self, const Tensor &other) {
 
 SK_IMPL_FUNC(mul_out)
 (const Tensor &self, const Tensor &other, const Tensor &out) {
-  dispatchAllTypes<true>(common_dtype(), "mul_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(common_dtype(), "mul_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (std::is_same_v<T, bool>)
@@ -435,7 +392,7 @@ SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {
 SK_IMPL_FUNC(mul_Scalar_out)
 (const Tensor &self, const Scalar &other, const Tensor &out) {
   ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
-  dispatchAllTypes<true>(Dtype, "mul_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(Dtype, "mul_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (std::is_same_v<T, bool>) {
@@ -528,7 +485,7 @@ static void divKernel(TensorIteratorBase &Iter, RoundingKind Kind) {
   ScalarType Dtype = Iter.common_dtype();
   if (Kind == RoundingKind::None) {
     // Integral inputs were promoted to float32 by the float op.
-    dispatchAllTypes<false>(Dtype, "div_true_cpu", [&](auto Tag) {
+    dispatchDtypes<dtypes::All>(Dtype, "div_true_cpu", [&](auto Tag) {
       using T = decltype(Tag);
       using M = opmath_type<T>;
       if constexpr (!kIsInteger<T>)
@@ -539,7 +496,7 @@ static void divKernel(TensorIteratorBase &Iter, RoundingKind Kind) {
     return;
   }
   if (Kind == RoundingKind::Trunc) {
-    dispatchAllTypes<false>(Dtype, "div_trunc_cpu", [&](auto Tag) {
+    dispatchDtypes<dtypes::All>(Dtype, "div_trunc_cpu", [&](auto Tag) {
       using T = decltype(Tag);
       using M = opmath_type<T>;
       if constexpr (kIsInteger<T>)
@@ -552,7 +509,7 @@ static void divKernel(TensorIteratorBase &Iter, RoundingKind Kind) {
     });
     return;
   }
-  dispatchAllTypes<false>(Dtype, "div_floor_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(Dtype, "div_floor_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (kIsInteger<T>)
@@ -607,7 +564,7 @@ SK_META_FUNC(div, Scalar)(const Tensor &self, const Scalar &other) {
 SK_IMPL_FUNC(div_Scalar_out)
 (const Tensor &self, const Scalar &other, const Tensor &out) {
   ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/true);
-  dispatchAllTypes<false>(Dtype, "div_true_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(Dtype, "div_true_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (!kIsInteger<T>) {
@@ -651,7 +608,7 @@ SK_META_FUNC(pow, Tensor_Tensor)(const Tensor &self, const Tensor &exponent) {
 
 SK_IMPL_FUNC(pow_Tensor_Tensor_out)
 (const Tensor &self, const Tensor &exponent, const Tensor &out) {
-  dispatchAllTypes<false>(common_dtype(), "pow", [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(common_dtype(), "pow", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (kIsInteger<T>)
@@ -676,7 +633,7 @@ SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
 SK_IMPL_FUNC(pow_Tensor_Scalar_out)
 (const Tensor &self, const Scalar &exponent, const Tensor &out) {
   ScalarType Dtype = scalarOpDtype(self, exponent, /*IntegerToFloat=*/false);
-  dispatchAllTypes<false>(Dtype, "pow", [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(Dtype, "pow", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (kIsInteger<T>) {

@@ -35,46 +35,6 @@ namespace sk {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// PyTorch's AT_DISPATCH error: `"clamp_cpu" not implemented for 'Bool'`.
-[[noreturn]] static void notImplemented(const char *Name, ScalarType Dtype) {
-  SK_CHECK_NOT_IMPLEMENTED(false, "\"", Name, "\" not implemented for '",
-                           detail::typeName(Dtype), "'");
-  __builtin_unreachable();
-}
-
-/// Calls \p F with a value of the C++ type of \p Dtype: any integral or
-/// floating type, and bool when \p WithBool; else notImplemented(\p Name).
-template <bool WithBool, typename Fn>
-static void dispatchAllTypes(ScalarType Dtype, const char *Name, Fn &&F) {
-  switch (Dtype) {
-  case kBool:
-    if constexpr (WithBool)
-      return F(bool{});
-    break;
-  case kByte:
-    return F(uint8_t{});
-  case kChar:
-    return F(int8_t{});
-  case kShort:
-    return F(int16_t{});
-  case kInt:
-    return F(int32_t{});
-  case kLong:
-    return F(int64_t{});
-  case kHalf:
-    return F(Half{});
-  case kBFloat16:
-    return F(BFloat16{});
-  case kFloat:
-    return F(float{});
-  case kDouble:
-    return F(double{});
-  default:
-    break;
-  }
-  notImplemented(Name, Dtype);
-}
-
 /// \p S as the compute type \p M, the way PyTorch casts a wrapped number
 /// to the common dtype (integers wrap, bool is 0 or 1).
 template <typename M> static M scalarAs(const Scalar &S) {
@@ -123,7 +83,7 @@ scalarComparisonConfig(TensorIteratorConfig &Config, const Tensor &Out,
 template <typename CmpFn>
 static void compareKernel(TensorIteratorBase &Iter, const char *Name,
                           CmpFn Cmp) {
-  dispatchAllTypes<true>(Iter.common_dtype(), Name, [&](auto Tag) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(Iter.common_dtype(), Name, [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     cpu_kernel(Iter, [Cmp](T A, T B) -> bool {
@@ -138,7 +98,7 @@ template <typename CmpFn>
 static void compareScalarKernel(TensorIteratorBase &Iter, const Tensor &Self,
                                 const Scalar &Other, const char *Name,
                                 CmpFn Cmp) {
-  dispatchAllTypes<true>(result_type(Self, Other), Name, [&](auto Tag) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(result_type(Self, Other), Name, [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     M C = static_cast<M>(scalarAs<T>(Other));
@@ -245,7 +205,7 @@ SK_IMPL_FUNC(clamp_out)
 (const Tensor &self, OptionalScalarRef min, OptionalScalarRef max,
  const Tensor &out) {
   ScalarType Dtype = clampResultType(self, min, max);
-  dispatchAllTypes<false>(Dtype, "clamp_scalar_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(Dtype, "clamp_scalar_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if (min && max) {
@@ -289,7 +249,7 @@ SK_META_FUNC(clamp, Tensor)
 SK_IMPL_FUNC(clamp_Tensor_out)
 (const Tensor &self, OptionalTensorRef min, OptionalTensorRef max,
  const Tensor &out) {
-  dispatchAllTypes<false>(common_dtype(), "clamp_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(common_dtype(), "clamp_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if (min && max) {
@@ -342,7 +302,7 @@ SK_IMPL_FUNC(where_self_out)
  const Tensor &out) {
   // The loops convert self and other to the output's dtype on load, and a
   // uint8 condition to bool ("nonzero").
-  dispatchAllTypes<true>(dtype(0), "where_cpu", [&](auto Tag) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(dtype(0), "where_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     cpu_kernel(*this, [](bool C, T A, T B) -> T { return C ? A : B; });
   });

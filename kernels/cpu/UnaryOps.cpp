@@ -35,53 +35,6 @@ namespace sk {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// PyTorch's AT_DISPATCH error: `"abs_cpu" not implemented for 'Bool'`.
-[[noreturn]] static void notImplemented(const char *Name, ScalarType Dtype) {
-  SK_CHECK_NOT_IMPLEMENTED(false, "\"", Name, "\" not implemented for '",
-                           detail::typeName(Dtype), "'");
-  __builtin_unreachable();
-}
-
-template <typename T>
-constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-
-/// Calls \p F with a value of the C++ type of \p Dtype: a floating type,
-/// or with \p WithIntegers an integral one (never bool); else
-/// notImplemented(\p Name).
-template <typename Fn>
-static void dispatchTypes(ScalarType Dtype, const char *Name, bool WithIntegers,
-                          Fn &&F) {
-  switch (Dtype) {
-  case kHalf:
-    return F(Half{});
-  case kBFloat16:
-    return F(BFloat16{});
-  case kFloat:
-    return F(float{});
-  case kDouble:
-    return F(double{});
-  default:
-    break;
-  }
-  if (WithIntegers) {
-    switch (Dtype) {
-    case kByte:
-      return F(uint8_t{});
-    case kChar:
-      return F(int8_t{});
-    case kShort:
-      return F(int16_t{});
-    case kInt:
-      return F(int32_t{});
-    case kLong:
-      return F(int64_t{});
-    default:
-      break;
-    }
-  }
-  notImplemented(Name, Dtype);
-}
-
 /// Runs \p Elem (a T to a T) over \p Iter inline when it is one contiguous
 /// dimension of operands of dtype T below the grain size, and returns
 /// whether it did: for_each's generic walk costs more than the work of
@@ -143,7 +96,7 @@ template <typename V, typename S> static inline V splat(S X) {
     build_borrowing_unary_float_op(maybe_get_output(), self);                  \
   }                                                                            \
   SK_IMPL_FUNC(Name##_out)(const Tensor &self, const Tensor &out) {            \
-    dispatchTypes(common_dtype(), #Name "_cpu", /*WithIntegers=*/false,        \
+    dispatchDtypes<dtypes::Floating>(common_dtype(), #Name "_cpu",        \
                   [&](auto Tag) {                                              \
                     using T = decltype(Tag);                                   \
                     using M = opmath_type<T>;                                  \
@@ -172,7 +125,7 @@ template <typename T> static inline T negate(T X) {
 }
 
 SK_IMPL_FUNC(neg_out)(const Tensor &self, const Tensor &out) {
-  dispatchTypes(common_dtype(), "neg_cpu", /*WithIntegers=*/true,
+  dispatchDtypes<dtypes::All>(common_dtype(), "neg_cpu",
                 [&](auto Tag) {
                   using T = decltype(Tag);
                   using M = opmath_type<T>;
@@ -187,7 +140,7 @@ SK_META_FUNC(abs)(const Tensor &self) {
 }
 
 SK_IMPL_FUNC(abs_out)(const Tensor &self, const Tensor &out) {
-  dispatchTypes(common_dtype(), "abs_cpu", /*WithIntegers=*/true,
+  dispatchDtypes<dtypes::All>(common_dtype(), "abs_cpu",
                 [&](auto Tag) {
                   using T = decltype(Tag);
                   using M = opmath_type<T>;
@@ -222,7 +175,7 @@ SK_META_FUNC(sqrt)(const Tensor &self) {
 }
 
 SK_IMPL_FUNC(sqrt_out)(const Tensor &self, const Tensor &out) {
-  dispatchTypes(common_dtype(), "sqrt_cpu", /*WithIntegers=*/false,
+  dispatchDtypes<dtypes::Floating>(common_dtype(), "sqrt_cpu",
                 [&](auto Tag) {
                   using T = decltype(Tag);
                   using M = opmath_type<T>;
@@ -239,8 +192,7 @@ SK_META_FUNC(rsqrt)(const Tensor &self) {
 SK_IMPL_FUNC(rsqrt_out)(const Tensor &self, const Tensor &out) {
   // 1 / sqrt(x), correctly rounded twice as PyTorch's; not the hardware's
   // approximate reciprocal square root.
-  dispatchTypes(
-      common_dtype(), "rsqrt_cpu", /*WithIntegers=*/false, [&](auto Tag) {
+  dispatchDtypes<dtypes::Floating>(common_dtype(), "rsqrt_cpu", [&](auto Tag) {
         using T = decltype(Tag);
         using M = opmath_type<T>;
         unaryKernel<T>(
@@ -260,7 +212,7 @@ SK_META_FUNC(relu)(const Tensor &self) {
 }
 
 SK_IMPL_FUNC(relu_out)(const Tensor &self, const Tensor &out) {
-  dispatchTypes(common_dtype(), "relu_cpu", /*WithIntegers=*/true,
+  dispatchDtypes<dtypes::All>(common_dtype(), "relu_cpu",
                 [&](auto Tag) {
                   using T = decltype(Tag);
                   using M = opmath_type<T>;
@@ -297,7 +249,7 @@ SK_META_FUNC(gelu)(const Tensor &self, std::string_view approximate) {
 SK_IMPL_FUNC(gelu_out)
 (const Tensor &self, std::string_view approximate, const Tensor &out) {
   GeluKind Kind = parseGeluApproximate(approximate);
-  dispatchTypes(common_dtype(), "GeluKernelImpl", /*WithIntegers=*/false,
+  dispatchDtypes<dtypes::Floating>(common_dtype(), "GeluKernelImpl",
                 [&](auto Tag) {
                   using T = decltype(Tag);
                   using M = opmath_type<T>;

@@ -32,6 +32,7 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/OptionalRef.h"
 #include "sk/core/Tensor.h"
+#include "sk/iter/DtypeDispatch.h"
 #include "sk/iter/Loops.h"
 #include "sk/iter/MetaBase.h"
 #include "sk/iter/ReduceUtils.h"

@@ -182,7 +182,9 @@ cl::opt<std::string> CUDAPath(
 
 cl::opt<std::string> RuntimeInclude(
     "runtime-include",
-    cl::desc("The runtime's headers (the directory holding sk/Kernel.h)"),
+    cl::desc("The runtime's headers (the directory holding sk/Kernel.h); "
+             "default: the include/ beside an installed skc's bin/, else the "
+             "source tree's"),
     cl::value_desc("dir"), cl::init(SKC_RUNTIME_INCLUDE_DIR),
     cl::cat(SkcCategory));
 

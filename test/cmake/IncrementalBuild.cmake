@@ -61,6 +61,14 @@ set(compile_double
 set(archive "Linking CXX static library libincr_ops.a")
 set(link "Linking CXX executable incr")
 
+# File times tick coarsely (the kernel stamps files with a clock of a few
+# milliseconds' resolution): an edit made right after a build can carry the
+# very time of the build's outputs, and then looks old to Ninja and Make.
+# Every edit below waits for the clock to move on first.
+function(skc_test_wait_for_a_later_mtime)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
+endfunction()
+
 skc_test_build(steps)
 
 skc_test_build(steps)
@@ -72,17 +80,20 @@ if(GENERATOR STREQUAL "Ninja")
   endif()
 endif()
 
+skc_test_wait_for_a_later_mtime()
 file(TOUCH "${src}/kernels/Double.cpp")
 skc_test_build(steps)
 skc_test_expect_steps("touching a kernel source" "${steps}"
   "${skc_step}" "${compile_double}" "${archive}" "${link}")
 
+skc_test_wait_for_a_later_mtime()
 file(TOUCH "${src}/kernels/Factor.h")
 skc_test_build(steps)
 skc_test_expect_steps("touching a header a kernel source includes"
   "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
 
 # A comment changes no generated file: skc runs and rewrites nothing.
+skc_test_wait_for_a_later_mtime()
 file(APPEND "${src}/ops.yaml" "# a comment\n")
 skc_test_build(steps)
 skc_test_expect_steps("a schema edit that changes no generated file"
@@ -94,6 +105,7 @@ skc_test_expect_steps("a schema edit that changes no generated file"
 # Functions.h). The kernel declarations do not change, so neither kernel
 # source is compiled again nor the archive made again; nor do the composite
 # registrations, which have no operator.
+skc_test_wait_for_a_later_mtime()
 file(APPEND "${src}/ops.yaml"
   "- func: twice_(Tensor(a!) self) -> Tensor(a!)\n"
   "  structured_delegate: twice.out\n")

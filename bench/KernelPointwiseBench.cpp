@@ -36,6 +36,8 @@
 #include "sk/iter/Parallel.h"
 #include "sk/iter/TensorIterator.h"
 
+#include "StreamReference.h"
+
 #include <benchmark/benchmark.h>
 
 #include <omp.h>
@@ -43,50 +45,19 @@
 namespace {
 
 using namespace sk;
+using namespace skc_bench;
 
-constexpr int64_t kBig = int64_t(64) << 20; // 64M elements
 
 //===--- add_out of 64M floats --------------------------------------------===//
 
-/// Three 64M-float tensors, first touched in parallel (so their pages
-/// spread as the parallel loops will use them), kept for the whole run.
-struct BigInputs {
-  Tensor A, B, C;
-  BigInputs() {
-    A = detail::empty_cpu({kBig}, kFloat);
-    B = detail::empty_cpu({kBig}, kFloat);
-    C = detail::empty_cpu({kBig}, kFloat);
-    float *PA = A.data_ptr<float>(), *PB = B.data_ptr<float>(),
-          *PC = C.data_ptr<float>();
-#pragma omp parallel for schedule(static)
-    for (int64_t I = 0; I < kBig; ++I) {
-      PA[I] = static_cast<float>(I & 1023);
-      PB[I] = 1.0f;
-      PC[I] = 0.0f;
-    }
-  }
-  static BigInputs &get() {
-    static BigInputs Inputs;
-    return Inputs;
-  }
-};
-
-/// Bytes moved per call: two reads and one write of 64M floats.
-void setStreamBytes(benchmark::State &State) {
-  State.SetBytesProcessed(State.iterations() * 3 * kBig *
-                          static_cast<int64_t>(sizeof(float)));
-}
-
 void BM_PointwiseAddOut64M(benchmark::State &State) {
   BigInputs &In = BigInputs::get();
-  int Saved = get_num_threads();
-  set_num_threads(static_cast<int>(State.range(0)));
+  ThreadCount Threads(State);
   for (auto _ : State) {
     sk::add_out(In.C, In.A, In.B);
     benchmark::ClobberMemory();
   }
-  set_num_threads(Saved);
-  setStreamBytes(State);
+  setBytes(State, 3 * kBigBytes);
 }
 BENCHMARK(BM_PointwiseAddOut64M)
     ->ArgName("threads")
@@ -97,16 +68,9 @@ BENCHMARK(BM_PointwiseAddOut64M)
 
 void BM_PointwiseStreamAdd64M(benchmark::State &State) {
   BigInputs &In = BigInputs::get();
-  const float *A = In.A.data_ptr<float>(), *B = In.B.data_ptr<float>();
-  float *C = In.C.data_ptr<float>();
-  int Threads = static_cast<int>(State.range(0));
-  for (auto _ : State) {
-#pragma omp parallel for num_threads(Threads) schedule(static)
-    for (int64_t I = 0; I < kBig; ++I)
-      C[I] = A[I] + B[I];
-    benchmark::ClobberMemory();
-  }
-  setStreamBytes(State);
+  for (auto _ : State)
+    streamAdd(In, static_cast<int>(State.range(0)));
+  setBytes(State, 3 * kBigBytes);
 }
 BENCHMARK(BM_PointwiseStreamAdd64M)
     ->ArgName("threads")

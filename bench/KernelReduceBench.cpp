@@ -27,55 +27,25 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/iter/Parallel.h"
 
+#include "StreamReference.h"
+
 #include <benchmark/benchmark.h>
 
 namespace {
 
 using namespace sk;
-
-constexpr int64_t kBig = int64_t(64) << 20; // 64M elements
-
-/// 64M float32, written once (in parallel, so that each thread's pages are
-/// its own where that matters).
-const Tensor &bigInput() {
-  static Tensor A = [] {
-    Tensor T = detail::empty_cpu({kBig}, kFloat);
-    float *P = T.data_ptr<float>();
-#pragma omp parallel for
-    for (int64_t I = 0; I < kBig; ++I)
-      P[I] = static_cast<float>(I & 1023) * 0.25f;
-    return T;
-  }();
-  return A;
-}
-
-/// Runs the benchmark body on State.range(0) threads of the runtime.
-class ThreadCount {
-public:
-  explicit ThreadCount(const benchmark::State &State)
-      : Saved(get_num_threads()) {
-    set_num_threads(static_cast<int>(State.range(0)));
-  }
-  ~ThreadCount() { set_num_threads(Saved); }
-
-private:
-  int Saved;
-};
-
-void setBytes(benchmark::State &State, int64_t Bytes) {
-  State.SetBytesProcessed(State.iterations() * Bytes);
-}
+using namespace skc_bench;
 
 //===--- Full sum of 64M floats: the target -------------------------------===//
 
 void BM_ReduceSumFull_SkSum(benchmark::State &State) {
-  const Tensor &A = bigInput();
+  const Tensor &A = BigInputs::get().A;
   ThreadCount Threads(State);
   for (auto _ : State) {
     Tensor S = sk::sum(A);
     benchmark::DoNotOptimize(S.data_ptr());
   }
-  setBytes(State, kBig * 4);
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_ReduceSumFull_SkSum)
     ->Arg(1)
@@ -84,16 +54,10 @@ BENCHMARK(BM_ReduceSumFull_SkSum)
     ->UseRealTime();
 
 void BM_ReduceSumFull_StreamReadLoop(benchmark::State &State) {
-  const float *A = bigInput().data_ptr<float>();
-  int Threads = static_cast<int>(State.range(0));
-  for (auto _ : State) {
-    float S = 0;
-#pragma omp parallel for simd num_threads(Threads) reduction(+ : S)
-    for (int64_t I = 0; I < kBig; ++I)
-      S += A[I];
-    benchmark::DoNotOptimize(S);
-  }
-  setBytes(State, kBig * 4);
+  BigInputs &In = BigInputs::get();
+  for (auto _ : State)
+    benchmark::DoNotOptimize(streamRead(In, static_cast<int>(State.range(0))));
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_ReduceSumFull_StreamReadLoop)
     ->Arg(1)
@@ -104,13 +68,13 @@ BENCHMARK(BM_ReduceSumFull_StreamReadLoop)
 //===--- For scale --------------------------------------------------------===//
 
 void BM_ReduceAmaxFull(benchmark::State &State) {
-  const Tensor &A = bigInput();
+  const Tensor &A = BigInputs::get().A;
   ThreadCount Threads(State);
   for (auto _ : State) {
     Tensor M = sk::amax(A);
     benchmark::DoNotOptimize(M.data_ptr());
   }
-  setBytes(State, kBig * 4);
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_ReduceAmaxFull)
     ->Arg(1)
@@ -119,13 +83,13 @@ BENCHMARK(BM_ReduceAmaxFull)
     ->UseRealTime();
 
 void BM_ReduceArgmaxFull(benchmark::State &State) {
-  const Tensor &A = bigInput();
+  const Tensor &A = BigInputs::get().A;
   ThreadCount Threads(State);
   for (auto _ : State) {
     Tensor I = sk::argmax(A);
     benchmark::DoNotOptimize(I.data_ptr());
   }
-  setBytes(State, kBig * 4);
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_ReduceArgmaxFull)
     ->Arg(1)
@@ -135,14 +99,14 @@ BENCHMARK(BM_ReduceArgmaxFull)
 
 /// sum over dim State.range(1) of the 64M floats as an 8192 x 8192 matrix.
 void BM_ReduceSumDim(benchmark::State &State) {
-  Tensor M = bigInput().view({8192, 8192});
+  Tensor M = BigInputs::get().A.view({8192, 8192});
   ThreadCount Threads(State);
   int64_t Dim = State.range(1);
   for (auto _ : State) {
     Tensor S = sk::sum(M, IntArrayRef(Dim));
     benchmark::DoNotOptimize(S.data_ptr());
   }
-  setBytes(State, kBig * 4);
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_ReduceSumDim)
     ->Args({1, 0})

@@ -29,6 +29,8 @@
 #include "sk/iter/StructuredHelpers.h"
 #include "sk/iter/TensorIterator.h"
 
+#include "StreamReference.h"
+
 #include <benchmark/benchmark.h>
 
 #include <omp.h>
@@ -38,8 +40,8 @@
 namespace {
 
 using namespace sk;
+using namespace skc_bench;
 
-constexpr int64_t kBig = int64_t(64) << 20; // 64M elements
 
 //===--- Building on meta tensors -----------------------------------------===//
 
@@ -97,35 +99,9 @@ BENCHMARK(BM_MetaEmptyStrided);
 
 //===--- add_out of 64M floats --------------------------------------------===//
 
-struct BigInputs {
-  Tensor A, B, C;
-  BigInputs() {
-    A = detail::empty_cpu({kBig}, kFloat);
-    B = detail::empty_cpu({kBig}, kFloat);
-    C = detail::empty_cpu({kBig}, kFloat);
-    float *PA = A.data_ptr<float>(), *PB = B.data_ptr<float>(),
-          *PC = C.data_ptr<float>();
-#pragma omp parallel for
-    for (int64_t I = 0; I < kBig; ++I) {
-      PA[I] = static_cast<float>(I & 1023);
-      PB[I] = 1.0f;
-      PC[I] = 0.0f;
-    }
-  }
-  static BigInputs &get() {
-    static BigInputs Inputs;
-    return Inputs;
-  }
-};
-
-void setBytes(benchmark::State &State, int64_t BytesPerIter) {
-  State.SetBytesProcessed(State.iterations() * BytesPerIter);
-}
-
 void BM_AddOut_CpuKernelVec(benchmark::State &State) {
   BigInputs &In = BigInputs::get();
-  int Saved = get_num_threads();
-  set_num_threads(static_cast<int>(State.range(0)));
+  ThreadCount Threads(State);
   for (auto _ : State) {
     TensorIterator Iter = TensorIterator::borrowing_binary_op(In.C, In.A, In.B);
     cpu_kernel_vec(
@@ -133,8 +109,7 @@ void BM_AddOut_CpuKernelVec(benchmark::State &State) {
         [](auto X, auto Y) { return hn::Add(X, Y); });
     benchmark::ClobberMemory();
   }
-  set_num_threads(Saved);
-  setBytes(State, 3 * kBig * 4);
+  setBytes(State, 3 * kBigBytes);
 }
 BENCHMARK(BM_AddOut_CpuKernelVec)
     ->Arg(1)
@@ -144,16 +119,9 @@ BENCHMARK(BM_AddOut_CpuKernelVec)
 
 void BM_AddOut_StreamLoop(benchmark::State &State) {
   BigInputs &In = BigInputs::get();
-  const float *A = In.A.data_ptr<float>(), *B = In.B.data_ptr<float>();
-  float *C = In.C.data_ptr<float>();
-  int Threads = static_cast<int>(State.range(0));
-  for (auto _ : State) {
-#pragma omp parallel for num_threads(Threads) schedule(static)
-    for (int64_t I = 0; I < kBig; ++I)
-      C[I] = A[I] + B[I];
-    benchmark::ClobberMemory();
-  }
-  setBytes(State, 3 * kBig * 4);
+  for (auto _ : State)
+    streamAdd(In, static_cast<int>(State.range(0)));
+  setBytes(State, 3 * kBigBytes);
 }
 BENCHMARK(BM_AddOut_StreamLoop)
     ->Arg(1)
@@ -165,8 +133,7 @@ BENCHMARK(BM_AddOut_StreamLoop)
 
 void BM_SumFull_CpuReduceVec(benchmark::State &State) {
   BigInputs &In = BigInputs::get();
-  int Saved = get_num_threads();
-  set_num_threads(static_cast<int>(State.range(0)));
+  ThreadCount Threads(State);
   Tensor Out = detail::empty_cpu({}, kFloat);
   for (auto _ : State) {
     TensorIterator Iter = make_reduction(In.A, Out, {}, false);
@@ -175,8 +142,7 @@ void BM_SumFull_CpuReduceVec(benchmark::State &State) {
         [](auto X, auto Y) { return hn::Add(X, Y); });
     benchmark::DoNotOptimize(*Out.data_ptr<float>());
   }
-  set_num_threads(Saved);
-  setBytes(State, kBig * 4);
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_SumFull_CpuReduceVec)
     ->Arg(1)
@@ -186,16 +152,9 @@ BENCHMARK(BM_SumFull_CpuReduceVec)
 
 void BM_SumFull_StreamReadLoop(benchmark::State &State) {
   BigInputs &In = BigInputs::get();
-  const float *A = In.A.data_ptr<float>();
-  int Threads = static_cast<int>(State.range(0));
-  for (auto _ : State) {
-    float S = 0;
-#pragma omp parallel for simd num_threads(Threads) reduction(+ : S)
-    for (int64_t I = 0; I < kBig; ++I)
-      S += A[I];
-    benchmark::DoNotOptimize(S);
-  }
-  setBytes(State, kBig * 4);
+  for (auto _ : State)
+    benchmark::DoNotOptimize(streamRead(In, static_cast<int>(State.range(0))));
+  setBytes(State, kBigBytes);
 }
 BENCHMARK(BM_SumFull_StreamReadLoop)
     ->Arg(1)

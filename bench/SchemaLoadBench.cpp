@@ -101,6 +101,16 @@ static void setCounters(benchmark::State &State, const DiagnosticsEngine &Diags,
   State.counters["functions"] = Functions;
 }
 
+/// What `skc --schema` does before it prints or writes anything: tags.yaml,
+/// the YAML, the entries, the func strings, the op model and its checks.
+static OperatorModel loadModel(SourceMgr &SM, TypeContext &Types,
+                               DiagnosticsEngine &Diags) {
+  TagsFile Tags = parseTagsFile(getTagsFile().addTo(SM), Diags);
+  std::vector<SchemaEntry> Entries =
+      parseSchemaFile(getSchemaFile().addTo(SM), Types, Diags);
+  return buildOperatorModel(std::move(Entries), &Tags, Diags);
+}
+
 static void BM_LoadAndValidate(benchmark::State &State) {
   if (skipIfUnreadable(State))
     return;
@@ -108,11 +118,8 @@ static void BM_LoadAndValidate(benchmark::State &State) {
     SourceMgr SM;
     IgnoringDiagnosticConsumer Consumer;
     DiagnosticsEngine Diags(SM, Consumer);
-    TagsFile Tags = parseTagsFile(getTagsFile().addTo(SM), Diags);
     TypeContext Types;
-    std::vector<SchemaEntry> Entries =
-        parseSchemaFile(getSchemaFile().addTo(SM), Types, Diags);
-    OperatorModel Model = buildOperatorModel(std::move(Entries), &Tags, Diags);
+    OperatorModel Model = loadModel(SM, Types, Diags);
     benchmark::DoNotOptimize(Model);
     setCounters(State, Diags, Model.getFunctions().size());
   }
@@ -214,11 +221,8 @@ static void BM_Generate(benchmark::State &State) {
     SourceMgr SM;
     IgnoringDiagnosticConsumer Consumer;
     DiagnosticsEngine Diags(SM, Consumer);
-    TagsFile Tags = parseTagsFile(getTagsFile().addTo(SM), Diags);
     TypeContext Types;
-    std::vector<SchemaEntry> Entries =
-        parseSchemaFile(getSchemaFile().addTo(SM), Types, Diags);
-    OperatorModel Model = buildOperatorModel(std::move(Entries), &Tags, Diags);
+    OperatorModel Model = loadModel(SM, Types, Diags);
     std::vector<GeneratedFile> Files = emitAll(Model, Opts);
     benchmark::DoNotOptimize(Files);
     setEmitCounters(State, Files);
@@ -232,11 +236,8 @@ static void BM_EmitAll(benchmark::State &State) {
   SourceMgr SM;
   IgnoringDiagnosticConsumer Consumer;
   DiagnosticsEngine Diags(SM, Consumer);
-  TagsFile Tags = parseTagsFile(getTagsFile().addTo(SM), Diags);
   TypeContext Types;
-  std::vector<SchemaEntry> Entries =
-      parseSchemaFile(getSchemaFile().addTo(SM), Types, Diags);
-  OperatorModel Model = buildOperatorModel(std::move(Entries), &Tags, Diags);
+  OperatorModel Model = loadModel(SM, Types, Diags);
   EmitOptions Opts = getEmitOptions();
   for (auto _ : State) {
     std::vector<GeneratedFile> Files = emitAll(Model, Opts);

@@ -47,7 +47,6 @@ namespace {
 using namespace sk;
 using namespace skc_bench;
 
-
 //===--- add_out of 64M floats --------------------------------------------===//
 
 void BM_PointwiseAddOut64M(benchmark::State &State) {

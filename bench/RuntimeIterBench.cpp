@@ -42,7 +42,6 @@ namespace {
 using namespace sk;
 using namespace skc_bench;
 
-
 //===--- Building on meta tensors -----------------------------------------===//
 
 void BM_MetaBroadcastBuild(benchmark::State &State) {

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
+#include "PointwiseLoops.h"
 
 #include "sk/iter/TypePromotion.h"
 
@@ -70,106 +71,6 @@ template <typename T> static inline T wrapMul(T A, T B) {
     return static_cast<T>(static_cast<uint64_t>(A) * static_cast<uint64_t>(B));
   else
     return A * B;
-}
-
-// Note [Small contiguous iterations]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// for_each's generic walk costs about 450 instructions a call (the stride
-// and pointer vectors of serial_for_each, a type-erased 2-d body, the
-// checks of cpu_kernel_vec): more than the arithmetic below a few hundred
-// elements, and a third of a functional add of 1-element tensors. An
-// iteration of one contiguous dimension whose operands all have the
-// kernel's dtype and that is below the grain size (so that for_each would
-// run it on the calling thread anyway) runs here instead, as one inline
-// loop the compiler vectorizes. Everything else, the large contiguous
-// case included, goes through cpu_kernel_vec / cpu_kernel.
-
-/// Runs \p Elem (NumInputs values of T to a T) over \p Iter inline when
-/// Note [Small contiguous iterations] allows; returns whether it did.
-template <typename T, int NumInputs, typename Fn>
-static bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
-  // is_contiguous() without its second pass over the shape: a built CPU
-  // iterator has coalesced a contiguous iteration into one dimension.
-  IntArrayRef Shape = Iter.shape();
-  if (Shape.size() > 1)
-    return false;
-  int64_t N = Shape.empty() ? 1 : Shape[0];
-  if (N >= kGrainSize)
-    return false;
-  for (int Arg = 0; Arg <= NumInputs; ++Arg)
-    if (Iter.dtype(Arg) != scalarTypeOf<T>() ||
-        (N > 1 && Iter.strides(Arg)[0] != int64_t(sizeof(T))))
-      return false;
-  T *Out = static_cast<T *>(Iter.data_ptr(0));
-  const T *A = static_cast<const T *>(Iter.data_ptr(1));
-  if constexpr (NumInputs == 1) {
-    for (int64_t I = 0; I < N; ++I)
-      Out[I] = Elem(A[I]);
-  } else {
-    const T *B = static_cast<const T *>(Iter.data_ptr(2));
-    for (int64_t I = 0; I < N; ++I)
-      Out[I] = Elem(A[I], B[I]);
-  }
-  return true;
-}
-
-/// Runs the binary op \p Op over \p Iter, whose common dtype has C++ type
-/// \p T. \p Op takes and returns opmath_type<T> (float for Half and
-/// BFloat16). float and double run \p VecOp on Highway vectors where rows
-/// are contiguous (cpu_kernel_vec); \p VecOp is instantiated for them
-/// only.
-template <typename T, typename Fn, typename VecFn>
-static void binaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
-  using M = opmath_type<T>;
-  auto Elem = [Op](T A, T B) -> T {
-    return static_cast<T>(Op(static_cast<M>(A), static_cast<M>(B)));
-  };
-  if (runSmallContiguous<T, 2>(Iter, Elem))
-    return;
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
-    cpu_kernel_vec(Iter, Elem, VecOp);
-  else
-    cpu_kernel(Iter, Elem);
-}
-
-/// binaryKernel without a vector body.
-template <typename T, typename Fn>
-static void binaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
-  using M = opmath_type<T>;
-  auto Elem = [Op](T A, T B) -> T {
-    return static_cast<T>(Op(static_cast<M>(A), static_cast<M>(B)));
-  };
-  if (!runSmallContiguous<T, 2>(Iter, Elem))
-    cpu_kernel(Iter, Elem);
-}
-
-/// The unary counterpart of binaryKernel, for the Scalar overloads (Note
-/// [Scalar operands kept out of the iterator]).
-template <typename T, typename Fn, typename VecFn>
-static void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
-  using M = opmath_type<T>;
-  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
-  if (runSmallContiguous<T, 1>(Iter, Elem))
-    return;
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
-    cpu_kernel_vec(Iter, Elem, VecOp);
-  else
-    cpu_kernel(Iter, Elem);
-}
-
-/// unaryKernel without a vector body.
-template <typename T, typename Fn>
-static void unaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
-  using M = opmath_type<T>;
-  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
-  if (!runSmallContiguous<T, 1>(Iter, Elem))
-    cpu_kernel(Iter, Elem);
-}
-
-/// A Highway vector of \p V's type with every lane \p X.
-template <typename V, typename S> static inline V splat(S X) {
-  const hn::DFromV<V> D;
-  return hn::Set(D, static_cast<hn::TFromV<V>>(X));
 }
 
 /// \p S as the compute type \p M of an op, the way PyTorch casts a wrapped
@@ -248,37 +149,40 @@ SK_META_FUNC(add, Tensor)
 template <int Sign>
 static void addSubKernel(TensorIteratorBase &Iter, const Scalar &Alpha,
                          const char *Name) {
-  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(Iter.common_dtype(), Name, [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (std::is_same_v<T, bool>) {
-      // PyTorch: a + alpha * b on bools, i.e. a || (alpha && b).
-      bool A = Alpha.to<bool>();
-      cpu_kernel(Iter, [A](bool X, bool Y) -> bool { return X || (A && Y); });
-    } else if constexpr (kIsInteger<T>) {
-      T A = Alpha.to<T>();
-      binaryScalarKernel<T>(Iter, [A](T X, T Y) {
-        return Sign > 0 ? wrapAdd(X, wrapMul(A, Y)) : wrapSub(X, wrapMul(A, Y));
-      });
-    } else {
-      M A = static_cast<M>(Alpha.toDouble());
-      if (A == M(1)) {
-        binaryKernel<T>(
-            Iter, [](M X, M Y) { return Sign > 0 ? X + Y : X - Y; },
-            [](auto X, auto Y) {
-              return Sign > 0 ? hn::Add(X, Y) : hn::Sub(X, Y);
-            });
-        return;
-      }
-      binaryKernel<T>(
-          Iter, [A](M X, M Y) { return Sign > 0 ? X + A * Y : X - A * Y; },
-          [A](auto X, auto Y) {
-            using V = decltype(X);
-            return Sign > 0 ? hn::MulAdd(splat<V>(A), Y, X)
-                            : hn::NegMulAdd(splat<V>(A), Y, X);
+  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(
+      Iter.common_dtype(), Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          // PyTorch: a + alpha * b on bools, i.e. a || (alpha && b).
+          bool A = Alpha.to<bool>();
+          cpu_kernel(Iter,
+                     [A](bool X, bool Y) -> bool { return X || (A && Y); });
+        } else if constexpr (kIsInteger<T>) {
+          T A = Alpha.to<T>();
+          binaryScalarKernel<T>(Iter, [A](T X, T Y) {
+            return Sign > 0 ? wrapAdd(X, wrapMul(A, Y))
+                            : wrapSub(X, wrapMul(A, Y));
           });
-    }
-  });
+        } else {
+          M A = static_cast<M>(Alpha.toDouble());
+          if (A == M(1)) {
+            binaryKernel<T>(
+                Iter, [](M X, M Y) { return Sign > 0 ? X + Y : X - Y; },
+                [](auto X, auto Y) {
+                  return Sign > 0 ? hn::Add(X, Y) : hn::Sub(X, Y);
+                });
+            return;
+          }
+          binaryKernel<T>(
+              Iter, [A](M X, M Y) { return Sign > 0 ? X + A * Y : X - A * Y; },
+              [A](auto X, auto Y) {
+                using V = decltype(X);
+                return Sign > 0 ? hn::MulAdd(splat<V>(A), Y, X)
+                                : hn::NegMulAdd(splat<V>(A), Y, X);
+              });
+        }
+      });
 }
 
 SK_IMPL_FUNC(add_out)
@@ -306,26 +210,29 @@ template <int Sign>
 static void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
                                const Scalar &Other, const Scalar &Alpha,
                                const char *Name) {
-  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(Dtype, Name, [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (std::is_same_v<T, bool>) {
-      bool C = Alpha.to<bool>() && Other.to<bool>();
-      cpu_kernel(Iter, [C](bool X) -> bool { return X || C; });
-    } else if constexpr (kIsInteger<T>) {
-      T C = wrapMul(Alpha.to<T>(), scalarAs<T>(Other));
-      unaryScalarKernel<T>(
-          Iter, [C](T X) { return Sign > 0 ? wrapAdd(X, C) : wrapSub(X, C); });
-    } else {
-      M C = static_cast<M>(Alpha.toDouble()) * scalarAs<M>(Other);
-      unaryKernel<T>(
-          Iter, [C](M X) { return Sign > 0 ? X + C : X - C; },
-          [C](auto X) {
-            using V = decltype(X);
-            return Sign > 0 ? hn::Add(X, splat<V>(C)) : hn::Sub(X, splat<V>(C));
+  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(
+      Dtype, Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          bool C = Alpha.to<bool>() && Other.to<bool>();
+          cpu_kernel(Iter, [C](bool X) -> bool { return X || C; });
+        } else if constexpr (kIsInteger<T>) {
+          T C = wrapMul(Alpha.to<T>(), scalarAs<T>(Other));
+          unaryScalarKernel<T>(Iter, [C](T X) {
+            return Sign > 0 ? wrapAdd(X, C) : wrapSub(X, C);
           });
-    }
-  });
+        } else {
+          M C = static_cast<M>(Alpha.toDouble()) * scalarAs<M>(Other);
+          unaryKernel<T>(
+              Iter, [C](M X) { return Sign > 0 ? X + C : X - C; },
+              [C](auto X) {
+                using V = decltype(X);
+                return Sign > 0 ? hn::Add(X, splat<V>(C))
+                                : hn::Sub(X, splat<V>(C));
+              });
+        }
+      });
 }
 
 SK_META_FUNC(add, Scalar)
@@ -369,18 +276,19 @@ SK_META_FUNC(mul, Tensor)(const Tensor &self, const Tensor &other) {
 
 SK_IMPL_FUNC(mul_out)
 (const Tensor &self, const Tensor &other, const Tensor &out) {
-  dispatchDtypes<dtypes::All | dtypes::Bool>(common_dtype(), "mul_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (std::is_same_v<T, bool>)
-      cpu_kernel(*this, [](bool X, bool Y) -> bool { return X && Y; });
-    else if constexpr (kIsInteger<T>)
-      binaryScalarKernel<T>(*this, [](T X, T Y) { return wrapMul(X, Y); });
-    else
-      binaryKernel<T>(
-          *this, [](M X, M Y) { return X * Y; },
-          [](auto X, auto Y) { return hn::Mul(X, Y); });
-  });
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      common_dtype(), "mul_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if constexpr (std::is_same_v<T, bool>)
+          cpu_kernel(*this, [](bool X, bool Y) -> bool { return X && Y; });
+        else if constexpr (kIsInteger<T>)
+          binaryScalarKernel<T>(*this, [](T X, T Y) { return wrapMul(X, Y); });
+        else
+          binaryKernel<T>(
+              *this, [](M X, M Y) { return X * Y; },
+              [](auto X, auto Y) { return hn::Mul(X, Y); });
+      });
 }
 
 SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {

@@ -83,13 +83,14 @@ scalarComparisonConfig(TensorIteratorConfig &Config, const Tensor &Out,
 template <typename CmpFn>
 static void compareKernel(TensorIteratorBase &Iter, const char *Name,
                           CmpFn Cmp) {
-  dispatchDtypes<dtypes::All | dtypes::Bool>(Iter.common_dtype(), Name, [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    cpu_kernel(Iter, [Cmp](T A, T B) -> bool {
-      return Cmp(static_cast<M>(A), static_cast<M>(B));
-    });
-  });
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      Iter.common_dtype(), Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        cpu_kernel(Iter, [Cmp](T A, T B) -> bool {
+          return Cmp(static_cast<M>(A), static_cast<M>(B));
+        });
+      });
 }
 
 /// Runs the comparison \p Cmp of every element with \p Other over a
@@ -98,13 +99,14 @@ template <typename CmpFn>
 static void compareScalarKernel(TensorIteratorBase &Iter, const Tensor &Self,
                                 const Scalar &Other, const char *Name,
                                 CmpFn Cmp) {
-  dispatchDtypes<dtypes::All | dtypes::Bool>(result_type(Self, Other), Name, [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    M C = static_cast<M>(scalarAs<T>(Other));
-    cpu_kernel(Iter,
-               [Cmp, C](T A) -> bool { return Cmp(static_cast<M>(A), C); });
-  });
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      result_type(Self, Other), Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        M C = static_cast<M>(scalarAs<T>(Other));
+        cpu_kernel(Iter,
+                   [Cmp, C](T A) -> bool { return Cmp(static_cast<M>(A), C); });
+      });
 }
 
 #define SK_COMPARISON_OP(Name, Op)                                             \
@@ -302,10 +304,11 @@ SK_IMPL_FUNC(where_self_out)
  const Tensor &out) {
   // The loops convert self and other to the output's dtype on load, and a
   // uint8 condition to bool ("nonzero").
-  dispatchDtypes<dtypes::All | dtypes::Bool>(dtype(0), "where_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    cpu_kernel(*this, [](bool C, T A, T B) -> T { return C ? A : B; });
-  });
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      dtype(0), "where_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        cpu_kernel(*this, [](bool C, T A, T B) -> T { return C ? A : B; });
+      });
 }
 
 } // namespace sk

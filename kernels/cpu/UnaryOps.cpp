@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
+#include "PointwiseLoops.h"
 
 #include "sk/iter/TypePromotion.h"
 
@@ -35,60 +36,6 @@ namespace sk {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Runs \p Elem (a T to a T) over \p Iter inline when it is one contiguous
-/// dimension of operands of dtype T below the grain size, and returns
-/// whether it did: for_each's generic walk costs more than the work of
-/// small calls (Note [Small contiguous iterations] in BinaryOps.cpp).
-template <typename T, typename Fn>
-static bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
-  IntArrayRef Shape = Iter.shape();
-  if (Shape.size() > 1)
-    return false;
-  int64_t N = Shape.empty() ? 1 : Shape[0];
-  if (N >= kGrainSize)
-    return false;
-  for (int Arg = 0; Arg < 2; ++Arg)
-    if (Iter.dtype(Arg) != scalarTypeOf<T>() ||
-        (N > 1 && Iter.strides(Arg)[0] != int64_t(sizeof(T))))
-      return false;
-  T *Out = static_cast<T *>(Iter.data_ptr(0));
-  const T *In = static_cast<const T *>(Iter.data_ptr(1));
-  for (int64_t I = 0; I < N; ++I)
-    Out[I] = Elem(In[I]);
-  return true;
-}
-
-/// Runs \p Op (opmath_type<T> to opmath_type<T>) over \p Iter, whose
-/// compute dtype has C++ type \p T; float and double run \p VecOp on
-/// Highway vectors where rows are contiguous. \p VecOp is instantiated
-/// for them only.
-template <typename T, typename Fn, typename VecFn>
-static void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
-  using M = opmath_type<T>;
-  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
-  if (runSmallContiguous<T>(Iter, Elem))
-    return;
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
-    cpu_kernel_vec(Iter, Elem, VecOp);
-  else
-    cpu_kernel(Iter, Elem);
-}
-
-/// unaryKernel without a vector body.
-template <typename T, typename Fn>
-static void unaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
-  using M = opmath_type<T>;
-  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
-  if (!runSmallContiguous<T>(Iter, Elem))
-    cpu_kernel(Iter, Elem);
-}
-
-/// A Highway vector of \p V's type with every lane \p X.
-template <typename V, typename S> static inline V splat(S X) {
-  const hn::DFromV<V> D;
-  return hn::Set(D, static_cast<hn::TFromV<V>>(X));
-}
-
 /// Defines the meta function and impl of a float op `Name` computing
 /// `Expr` of X (opmath_type) element by element.
 #define SK_UNARY_FLOAT_OP(Name, Expr)                                          \
@@ -96,12 +43,12 @@ template <typename V, typename S> static inline V splat(S X) {
     build_borrowing_unary_float_op(maybe_get_output(), self);                  \
   }                                                                            \
   SK_IMPL_FUNC(Name##_out)(const Tensor &self, const Tensor &out) {            \
-    dispatchDtypes<dtypes::Floating>(common_dtype(), #Name "_cpu",        \
-                  [&](auto Tag) {                                              \
-                    using T = decltype(Tag);                                   \
-                    using M = opmath_type<T>;                                  \
-                    unaryScalarKernel<T>(*this, [](M X) { return Expr; });     \
-                  });                                                          \
+    dispatchDtypes<dtypes::Floating>(                                          \
+        common_dtype(), #Name "_cpu", [&](auto Tag) {                          \
+          using T = decltype(Tag);                                             \
+          using M = opmath_type<T>;                                            \
+          unaryScalarKernel<T>(*this, [](M X) { return Expr; });               \
+        });                                                                    \
   }
 
 //===----------------------------------------------------------------------===//
@@ -125,14 +72,13 @@ template <typename T> static inline T negate(T X) {
 }
 
 SK_IMPL_FUNC(neg_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "neg_cpu",
-                [&](auto Tag) {
-                  using T = decltype(Tag);
-                  using M = opmath_type<T>;
-                  unaryKernel<T>(
-                      *this, [](M X) { return negate(X); },
-                      [](auto X) { return hn::Neg(X); });
-                });
+  dispatchDtypes<dtypes::All>(common_dtype(), "neg_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    unaryKernel<T>(
+        *this, [](M X) { return negate(X); },
+        [](auto X) { return hn::Neg(X); });
+  });
 }
 
 SK_META_FUNC(abs)(const Tensor &self) {
@@ -140,23 +86,22 @@ SK_META_FUNC(abs)(const Tensor &self) {
 }
 
 SK_IMPL_FUNC(abs_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "abs_cpu",
-                [&](auto Tag) {
-                  using T = decltype(Tag);
-                  using M = opmath_type<T>;
-                  if constexpr (std::is_unsigned_v<T>)
-                    unaryScalarKernel<T>(*this, [](M X) { return X; });
-                  else
-                    unaryKernel<T>(
-                        *this,
-                        [](M X) {
-                          if constexpr (kIsInteger<M>)
-                            return X < 0 ? negate(X) : X;
-                          else
-                            return std::abs(X);
-                        },
-                        [](auto X) { return hn::Abs(X); });
-                });
+  dispatchDtypes<dtypes::All>(common_dtype(), "abs_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_unsigned_v<T>)
+      unaryScalarKernel<T>(*this, [](M X) { return X; });
+    else
+      unaryKernel<T>(
+          *this,
+          [](M X) {
+            if constexpr (kIsInteger<M>)
+              return X < 0 ? negate(X) : X;
+            else
+              return std::abs(X);
+          },
+          [](auto X) { return hn::Abs(X); });
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -175,14 +120,13 @@ SK_META_FUNC(sqrt)(const Tensor &self) {
 }
 
 SK_IMPL_FUNC(sqrt_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::Floating>(common_dtype(), "sqrt_cpu",
-                [&](auto Tag) {
-                  using T = decltype(Tag);
-                  using M = opmath_type<T>;
-                  unaryKernel<T>(
-                      *this, [](M X) { return std::sqrt(X); },
-                      [](auto X) { return hn::Sqrt(X); });
-                });
+  dispatchDtypes<dtypes::Floating>(common_dtype(), "sqrt_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    unaryKernel<T>(
+        *this, [](M X) { return std::sqrt(X); },
+        [](auto X) { return hn::Sqrt(X); });
+  });
 }
 
 SK_META_FUNC(rsqrt)(const Tensor &self) {
@@ -193,12 +137,12 @@ SK_IMPL_FUNC(rsqrt_out)(const Tensor &self, const Tensor &out) {
   // 1 / sqrt(x), correctly rounded twice as PyTorch's; not the hardware's
   // approximate reciprocal square root.
   dispatchDtypes<dtypes::Floating>(common_dtype(), "rsqrt_cpu", [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        unaryKernel<T>(
-            *this, [](M X) { return M(1) / std::sqrt(X); },
-            [](auto X) { return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X)); });
-      });
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    unaryKernel<T>(
+        *this, [](M X) { return M(1) / std::sqrt(X); },
+        [](auto X) { return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X)); });
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -212,19 +156,18 @@ SK_META_FUNC(relu)(const Tensor &self) {
 }
 
 SK_IMPL_FUNC(relu_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "relu_cpu",
-                [&](auto Tag) {
-                  using T = decltype(Tag);
-                  using M = opmath_type<T>;
-                  // NaN stays NaN (clamp_min propagates it): compare and
-                  // select rather than max, whose NaN rule is the ISA's.
-                  unaryKernel<T>(
-                      *this, [](M X) { return X < M(0) ? M(0) : X; },
-                      [](auto X) {
-                        const auto Zero = hn::Zero(hn::DFromV<decltype(X)>());
-                        return hn::IfThenElse(hn::Lt(X, Zero), Zero, X);
-                      });
-                });
+  dispatchDtypes<dtypes::All>(common_dtype(), "relu_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    // NaN stays NaN (clamp_min propagates it): compare and
+    // select rather than max, whose NaN rule is the ISA's.
+    unaryKernel<T>(
+        *this, [](M X) { return X < M(0) ? M(0) : X; },
+        [](auto X) {
+          const auto Zero = hn::Zero(hn::DFromV<decltype(X)>());
+          return hn::IfThenElse(hn::Lt(X, Zero), Zero, X);
+        });
+  });
 }
 
 namespace {
@@ -249,25 +192,25 @@ SK_META_FUNC(gelu)(const Tensor &self, std::string_view approximate) {
 SK_IMPL_FUNC(gelu_out)
 (const Tensor &self, std::string_view approximate, const Tensor &out) {
   GeluKind Kind = parseGeluApproximate(approximate);
-  dispatchDtypes<dtypes::Floating>(common_dtype(), "GeluKernelImpl",
-                [&](auto Tag) {
-                  using T = decltype(Tag);
-                  using M = opmath_type<T>;
-                  if (Kind == GeluKind::None) {
-                    // x * Phi(x), Phi the normal distribution's CDF.
-                    unaryScalarKernel<T>(*this, [](M X) {
-                      return X * M(0.5) * (M(1) + std::erf(X * M(M_SQRT1_2)));
-                    });
-                    return;
-                  }
-                  unaryScalarKernel<T>(*this, [](M X) {
-                    // sqrt(2 / pi), as PyTorch writes it.
-                    const M Beta = M(M_SQRT2 * M_2_SQRTPI * 0.5);
-                    const M Kappa = M(0.044715);
-                    M Inner = Beta * (X + Kappa * X * X * X);
-                    return M(0.5) * X * (M(1) + std::tanh(Inner));
-                  });
-                });
+  dispatchDtypes<dtypes::Floating>(
+      common_dtype(), "GeluKernelImpl", [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if (Kind == GeluKind::None) {
+          // x * Phi(x), Phi the normal distribution's CDF.
+          unaryScalarKernel<T>(*this, [](M X) {
+            return X * M(0.5) * (M(1) + std::erf(X * M(M_SQRT1_2)));
+          });
+          return;
+        }
+        unaryScalarKernel<T>(*this, [](M X) {
+          // sqrt(2 / pi), as PyTorch writes it.
+          const M Beta = M(M_SQRT2 * M_2_SQRTPI * 0.5);
+          const M Kappa = M(0.044715);
+          M Inner = Beta * (X + Kappa * X * X * X);
+          return M(0.5) * X * (M(1) + std::tanh(Inner));
+        });
+      });
 }
 
 } // namespace sk

@@ -1,0 +1,128 @@
+//===--- PointwiseLoops.h - The pointwise kernels' loops --------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The loops the pointwise kernels (BinaryOps.cpp, UnaryOps.cpp) run their
+/// element functions with: a small contiguous iteration inline, else
+/// cpu_kernel_vec with a Highway body for float and double, else
+/// cpu_kernel; element functions compute in opmath_type (float for Half
+/// and BFloat16).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_KERNELS_CPU_POINTWISELOOPS_H
+#define SKC_KERNELS_CPU_POINTWISELOOPS_H
+
+#include "sk/Kernel.h"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace sk {
+
+// Note [Small contiguous iterations]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// for_each's generic walk costs about 450 instructions a call (the stride
+// and pointer vectors of serial_for_each, a type-erased 2-d body, the
+// checks of cpu_kernel_vec): more than the arithmetic below a few hundred
+// elements, and a third of a functional add of 1-element tensors. An
+// iteration of one contiguous dimension whose operands all have the
+// kernel's dtype and that is below the grain size (so that for_each would
+// run it on the calling thread anyway) runs here instead, as one inline
+// loop the compiler vectorizes. Everything else, the large contiguous
+// case included, goes through cpu_kernel_vec / cpu_kernel.
+
+/// Runs \p Elem (NumInputs values of T to a T) over \p Iter inline when
+/// Note [Small contiguous iterations] allows; returns whether it did.
+template <typename T, int NumInputs, typename Fn>
+bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
+  // is_contiguous() without its second pass over the shape: a built CPU
+  // iterator has coalesced a contiguous iteration into one dimension.
+  IntArrayRef Shape = Iter.shape();
+  if (Shape.size() > 1)
+    return false;
+  int64_t N = Shape.empty() ? 1 : Shape[0];
+  if (N >= kGrainSize)
+    return false;
+  for (int Arg = 0; Arg <= NumInputs; ++Arg)
+    if (Iter.dtype(Arg) != scalarTypeOf<T>() ||
+        (N > 1 && Iter.strides(Arg)[0] != int64_t(sizeof(T))))
+      return false;
+  T *Out = static_cast<T *>(Iter.data_ptr(0));
+  const T *A = static_cast<const T *>(Iter.data_ptr(1));
+  if constexpr (NumInputs == 1) {
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = Elem(A[I]);
+  } else {
+    const T *B = static_cast<const T *>(Iter.data_ptr(2));
+    for (int64_t I = 0; I < N; ++I)
+      Out[I] = Elem(A[I], B[I]);
+  }
+  return true;
+}
+
+/// Runs the binary op \p Op over \p Iter, whose common dtype has C++ type
+/// \p T. \p Op takes and returns opmath_type<T> (float for Half and
+/// BFloat16). float and double run \p VecOp on Highway vectors where rows
+/// are contiguous (cpu_kernel_vec); \p VecOp is instantiated for them
+/// only.
+template <typename T, typename Fn, typename VecFn>
+void binaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A, T B) -> T {
+    return static_cast<T>(Op(static_cast<M>(A), static_cast<M>(B)));
+  };
+  if (runSmallContiguous<T, 2>(Iter, Elem))
+    return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    cpu_kernel_vec(Iter, Elem, VecOp);
+  else
+    cpu_kernel(Iter, Elem);
+}
+
+/// binaryKernel without a vector body.
+template <typename T, typename Fn>
+void binaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A, T B) -> T {
+    return static_cast<T>(Op(static_cast<M>(A), static_cast<M>(B)));
+  };
+  if (!runSmallContiguous<T, 2>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
+}
+
+/// The unary counterpart of binaryKernel, for the Scalar overloads (Note
+/// [Scalar operands kept out of the iterator]).
+template <typename T, typename Fn, typename VecFn>
+void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (runSmallContiguous<T, 1>(Iter, Elem))
+    return;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+    cpu_kernel_vec(Iter, Elem, VecOp);
+  else
+    cpu_kernel(Iter, Elem);
+}
+
+/// unaryKernel without a vector body.
+template <typename T, typename Fn>
+void unaryScalarKernel(TensorIteratorBase &Iter, Fn Op) {
+  using M = opmath_type<T>;
+  auto Elem = [Op](T A) -> T { return static_cast<T>(Op(static_cast<M>(A))); };
+  if (!runSmallContiguous<T, 1>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
+}
+
+/// A Highway vector of \p V's type with every lane \p X.
+template <typename V, typename S> inline V splat(S X) {
+  const hn::DFromV<V> D;
+  return hn::Set(D, static_cast<hn::TFromV<V>>(X));
+}
+
+} // namespace sk
+
+#endif // SKC_KERNELS_CPU_POINTWISELOOPS_H

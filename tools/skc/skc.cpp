@@ -226,10 +226,15 @@ static Error writeIfChanged(StringRef Dir, const GeneratedFile &F) {
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << F.Contents;
+    // Close before asking: the last flush can fail too (a full disk), and
+    // an error still pending at destruction is a fatal one.
+    OS.close();
     if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
       sys::fs::remove(Temp);
-      return createStringError(OS.error(), "cannot write '%s': %s",
-                               Temp.c_str(), OS.error().message().c_str());
+      return createStringError(EC, "cannot write '%s': %s", Temp.c_str(),
+                               EC.message().c_str());
     }
   }
   if (std::error_code EC = sys::fs::rename(Temp, Path)) {

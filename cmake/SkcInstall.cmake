@@ -4,6 +4,11 @@
 #   skcTargets         skc::skc (the compiler) and skc::runtime: all a kernel
 #                      library needs, with OpenMP and Highway as its only
 #                      dependencies;
+#   skcCUDATargets     skc::runtime_cuda, the runtime's CUDA backend (with
+#                      its registration object), when skc was built with
+#                      SKC_ENABLE_CUDA; it needs the CUDA toolkit, so the
+#                      package loads it only where find_package(CUDAToolkit)
+#                      succeeds (COMPONENTS CUDA makes that required);
 #   skcLibraryTargets  the compiler's own libraries (skc::Basic, Parse, Sema,
 #                      Emit, and skc::LLVM), loaded only for
 #                      `find_package(skc CONFIG REQUIRED COMPONENTS
@@ -37,6 +42,27 @@ install(TARGETS skc_runtime skc_runtime_testing EXPORT skcTargets
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY runtime/sk DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   FILES_MATCHING PATTERN "*.h")
+
+if(SKC_ENABLE_CUDA)
+  set_target_properties(skc_runtime_cuda PROPERTIES EXPORT_NAME runtime_cuda)
+  set(skc_cuda_install_targets skc_runtime_cuda)
+  if(TARGET skc_runtime_cuda_registration)
+    # The registration object (Note [CUDA registrations] in
+    # runtime/sk/cuda/CUDARegistration.cpp) is installed as an object file:
+    # programs of the installed package link it as their own, too.
+    set_target_properties(skc_runtime_cuda_registration PROPERTIES
+      EXPORT_NAME runtime_cuda_registration)
+    list(APPEND skc_cuda_install_targets skc_runtime_cuda_registration)
+  endif()
+  install(TARGETS ${skc_cuda_install_targets} EXPORT skcCUDATargets
+    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
+    OBJECTS DESTINATION "${CMAKE_INSTALL_LIBDIR}/skc-objects"
+    INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+  install(EXPORT skcCUDATargets NAMESPACE skc::
+    DESTINATION "${SKC_INSTALL_CMAKEDIR}")
+endif()
 
 install(TARGETS skcBasic skcParse skcSema skcEmit skc_llvm
   EXPORT skcLibraryTargets

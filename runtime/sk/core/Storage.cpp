@@ -17,6 +17,12 @@ void StorageImpl::grow(size_t NewBytes) {
   SK_CHECK(Resizable && Alloc,
            "Trying to resize storage that is not resizable (it was created "
            "from external memory)");
+  // The old bytes are copied on the host, which cannot read device memory;
+  // an empty storage has none. TODO: a copy hook on Allocator
+  // (c10::Allocator::copy_data) for CUDA.
+  SK_CHECK_NOT_IMPLEMENTED(NBytes == 0 || !Data.device().is_cuda(),
+                           "resize_(): growing the storage of a tensor on '",
+                           Data.device(), "' is not supported yet");
   DataPtr NewData = Alloc->allocate(NewBytes);
   if (NBytes && Data)
     std::memcpy(NewData.get(), Data.get(), NBytes);

@@ -258,14 +258,19 @@ static bool sameDevice(Device A, Device B) {
          (A.index() == B.index() || !A.has_index() || !B.has_index());
 }
 
+/// Whether the CUDA backend's copy kernel is registered (the program links
+/// skc::runtime_cuda).
+static bool cudaCopyAvailable();
+
 /// Errors unless \p Op can write into a tensor on \p Dst from one on
-/// \p Src in this build: not CUDA, and not out of a meta tensor into one
-/// with data (anything goes into meta; other backends' copies go to their
-/// sk::_copy_from, Note [Copies between backends]).
+/// \p Src in this build: not CUDA without the CUDA backend, and not out of
+/// a meta tensor into one with data (anything goes into meta; other
+/// backends' copies go to their sk::_copy_from, Note [Copies between
+/// backends]).
 static void checkCopyDevices(const char *Op, const Tensor &Self, Device Src,
                              Device Dst) {
   SK_CHECK_NOT_IMPLEMENTED(
-      !Src.is_cuda() && !Dst.is_cuda(), Op,
+      (!Src.is_cuda() && !Dst.is_cuda()) || cudaCopyAvailable(), Op,
       "(): CUDA is not available in this build: cannot copy from '", Src,
       "' to '", Dst, "'");
   if (Dst.is_meta())
@@ -282,8 +287,8 @@ static void checkCopyDevices(const char *Op, const Tensor &Self, Device Src,
 // Note [Copies between backends]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The loops below reach CPU memory only. A copy to or from another backend
-// (a PrivateUse1-3 device; CUDA once the runtime has it) is that backend's
-// job:
+// (CUDA, with skc::runtime_cuda linked in; a PrivateUse1-3 device) is that
+// backend's job:
 // it goes to the dispatched operator sk::_copy_from(self, dst), PyTorch's
 // _copy_from, which the backend registers for its key. The source arrives
 // already expanded to the destination's sizes. Without a kernel the
@@ -294,14 +299,25 @@ static void checkCopyDevices(const char *Op, const Tensor &Self, Device Src,
 SK_LIBRARY_FRAGMENT(sk, m) {
   m.def("_copy_from(Tensor self, Tensor dst, bool non_blocking=False) "
         "-> Tensor");
+  // fill_ of a tensor off the CPU: the backend's kernel, like _copy_from.
+  m.def("_fill_(Tensor(a!) self, Scalar value) -> ()");
+}
+
+static const OperatorHandle &copyFromOp() {
+  static const OperatorHandle CopyFrom =
+      Dispatcher::singleton().findSchemaOrThrow("sk::_copy_from", "");
+  return CopyFrom;
+}
+
+static bool cudaCopyAvailable() {
+  return copyFromOp().hasKernelForDispatchKey(DispatchKey::CUDA);
 }
 
 static bool isHostOrMeta(Device D) { return D.is_cpu() || D.is_meta(); }
 
 static void copyBetweenBackends(const char *Op, const Tensor &Self,
                                 const Tensor &Src) {
-  static const OperatorHandle CopyFrom =
-      Dispatcher::singleton().findSchemaOrThrow("sk::_copy_from", "");
+  const OperatorHandle &CopyFrom = copyFromOp();
   Device Backend = isHostOrMeta(Self.device()) ? Src.device() : Self.device();
   DispatchKey Key = backendKeyOf(Backend.type());
   SK_CHECK_NOT_IMPLEMENTED(CopyFrom.hasKernelForDispatchKey(Key), Op,
@@ -324,8 +340,9 @@ static void copyInto(const Tensor &Self, const Tensor &Src) {
            "copy_(): the source of size ", Src.sizes(),
            " cannot be broadcast to the destination of size ", Self.sizes());
   if (!Self.is_meta() && !Src.is_meta() &&
-      (!isHostOrMeta(Self.device()) || !isHostOrMeta(Src.device())) &&
-      !Self.is_cuda() && !Src.is_cuda()) {
+      (!isHostOrMeta(Self.device()) || !isHostOrMeta(Src.device()))) {
+    if (Self.is_cuda() || Src.is_cuda())
+      checkCopyDevices("copy_", Src, Src.device(), Self.device());
     if (Self.numel() != 0 && !Self.is_same(Src))
       copyBetweenBackends("copy_", Self, Src);
     return;
@@ -400,6 +417,22 @@ Tensor Tensor::to(Device D, bool Copy) const {
   return to(TensorOptions().device(D), Copy);
 }
 
+/// fill_ of \p Self, off the CPU and not meta: the backend's sk::_fill_
+/// kernel.
+static void fillOnBackend(const Tensor &Self, const Scalar &Value) {
+  static const auto Fill = Dispatcher::singleton()
+                               .findSchemaOrThrow("sk::_fill_", "")
+                               .typed<void(Tensor &, const Scalar &)>();
+  SK_CHECK_NOT_IMPLEMENTED(
+      Fill.hasKernelForDispatchKey(backendKeyOf(Self.device().type())),
+      "fill_(): ",
+      Self.is_cuda() ? "CUDA is not available in this build"
+                     : "no kernel for this device",
+      " (a tensor on '", Self.device(), "')");
+  Tensor Mutable = Self;
+  Fill.call(Mutable, Value);
+}
+
 const Tensor &Tensor::fill_(const Scalar &Value) const {
   ScalarType Dtype = dtype();
   visitScalarType(Dtype, [&](auto Tag) {
@@ -407,10 +440,10 @@ const Tensor &Tensor::fill_(const Scalar &Value) const {
     T V = detail::scalarToElement<T>(Value, "fill_");
     if (is_meta() || numel() == 0)
       return;
-    SK_CHECK_NOT_IMPLEMENTED(is_cpu(), "fill_(): ",
-                             is_cuda() ? "CUDA is not available in this build"
-                                       : "no kernel for this device",
-                             " (a tensor on '", device(), "')");
+    if (!is_cpu()) {
+      fillOnBackend(*this, Value);
+      return;
+    }
     T *Data = static_cast<T *>(data_ptr());
     // Dense tensors fill their block in one pass; strides are never
     // negative, so element 0 starts the block.

@@ -21,6 +21,8 @@
 ///    last 3 entries around `...`, and only those decide the format.
 ///  - Rows wrap at 80 columns; nested dimensions indent by one more column
 ///    and are separated by dim - 1 newlines.
+///  - CUDA tensors print the values of a copy on the host, then
+///    `device='cuda:0'`.
 ///  - Suffixes: `device='meta'` off the CPU; `dtype=torch.float16` unless
 ///    float32, int64 or bool (empty and meta tensors show every dtype but
 ///    float32); `size=(0, 3)` for empty tensors that are not 1-d and for
@@ -270,32 +272,43 @@ std::string addSuffixes(std::string S, const std::vector<std::string> &Suffixes,
 
 } // namespace
 
+/// The repr of the CPU tensor \p T, with \p Suffixes (its device's) ahead
+/// of its own.
+static std::string cpuRepr(const Tensor &T, std::vector<std::string> Suffixes) {
+  const std::string Prefix = "tensor(";
+  const int Indent = static_cast<int>(Prefix.size());
+  if (T.numel() == 0) {
+    if (T.dim() != 1)
+      Suffixes.push_back("size=" + sizeTuple(T.sizes()));
+    if (T.dtype() != kFloat)
+      Suffixes.push_back(dtypeSuffix(T.dtype()));
+    return addSuffixes(Prefix + "[]", Suffixes, Indent);
+  }
+  if (T.dtype() != kFloat && T.dtype() != kLong && T.dtype() != kBool)
+    Suffixes.push_back(dtypeSuffix(T.dtype()));
+  return addSuffixes(Prefix + TensorPrinter(T).contents(Indent), Suffixes,
+                     Indent);
+}
+
 std::string Tensor::toString() const {
   if (!defined())
     return "tensor(undefined)";
-  const std::string Prefix = "tensor(";
-  const int Indent = static_cast<int>(Prefix.size());
   std::vector<std::string> Suffixes;
   if (!is_cpu())
     Suffixes.push_back("device='" + device().str() + "'");
+  // CUDA tensors print the values of a copy on the host.
+  if (is_cuda())
+    return cpuRepr(to(kCPU), std::move(Suffixes));
   // Tensors whose data this process cannot read print like meta tensors.
   if (!is_cpu()) {
     Suffixes.push_back("size=" + sizeTuple(sizes()));
     if (dtype() != kFloat)
       Suffixes.push_back(dtypeSuffix(dtype()));
-    return addSuffixes(Prefix + "...", Suffixes, Indent);
+    const std::string Prefix = "tensor(";
+    return addSuffixes(Prefix + "...", Suffixes,
+                       static_cast<int>(Prefix.size()));
   }
-  if (numel() == 0) {
-    if (dim() != 1)
-      Suffixes.push_back("size=" + sizeTuple(sizes()));
-    if (dtype() != kFloat)
-      Suffixes.push_back(dtypeSuffix(dtype()));
-    return addSuffixes(Prefix + "[]", Suffixes, Indent);
-  }
-  if (dtype() != kFloat && dtype() != kLong && dtype() != kBool)
-    Suffixes.push_back(dtypeSuffix(dtype()));
-  return addSuffixes(Prefix + TensorPrinter(*this).contents(Indent), Suffixes,
-                     Indent);
+  return cpuRepr(*this, std::move(Suffixes));
 }
 
 std::ostream &operator<<(std::ostream &OS, const Tensor &T) {

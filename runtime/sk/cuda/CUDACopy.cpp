@@ -1,0 +1,208 @@
+//===--- CUDACopy.cpp - Copies and fills of CUDA tensors ------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// Note [CUDA copies]
+/// ~~~~~~~~~~~~~~~~~~
+/// copy_ and to() reach a CUDA tensor through sk::_copy_from (Note [Copies
+/// between backends] in sk/ops/Copy.cpp), with the source expanded to the
+/// destination's sizes. Two paths, correct before clever:
+///
+/// * Fast: same dtype, both tensors non-overlapping and dense with the same
+///   strides, and no aliasing between two device tensors: one cudaMemcpy of
+///   the dense block (cudaMemcpyPeerAsync between devices).
+/// * Otherwise, through the host: the source's elements come to a CPU
+///   "image" (the bytes its elements span, copied as one block and viewed
+///   with its strides, or the source itself on the CPU); the CPU copy loop
+///   converts and lays them out; for a device destination, its image is
+///   then copied back as one block. A destination with gaps between its
+///   elements is read first, so that the gaps keep their bytes.
+///
+/// Streams: each transfer is queued on the current stream of the device
+/// side, under a guard for that device. Device-to-host copies then wait for
+/// that stream (the host memory is pageable, and the caller reads it next);
+/// host-to-device copies from pageable memory return once cudart has taken
+/// the bytes, so the host buffer may go. Copies between two devices wait
+/// for the source device's current stream first and for the destination's
+/// after, since neither stream orders the other. non_blocking is accepted
+/// and ignored.
+///
+//===----------------------------------------------------------------------===//
+
+#include "sk/cuda/CUDAException.h"
+#include "sk/cuda/CUDAFill.h"
+#include "sk/cuda/CUDAGuard.h"
+#include "sk/cuda/CUDAKernels.h"
+#include "sk/cuda/CUDAStream.h"
+
+#include "sk/core/EmptyTensor.h"
+#include "sk/ops/Convert.h"
+
+#include <cstring>
+
+namespace sk {
+namespace cuda {
+
+/// The bytes from \p T's first element to the end of its last; T has
+/// elements and non-negative strides.
+static size_t extentBytes(const Tensor &T) {
+  int64_t Last = 0;
+  for (int64_t D = 0; D != T.dim(); ++D)
+    Last += (T.sizes()[D] - 1) * T.strides()[D];
+  return static_cast<size_t>(Last + 1) * T.itemsize();
+}
+
+/// Whether two elements of \p T surely share memory (a broadcast stride).
+static bool hasInternalOverlap(const Tensor &T) {
+  for (int64_t D = 0; D != T.dim(); ++D)
+    if (T.sizes()[D] > 1 && T.strides()[D] == 0)
+      return true;
+  return false;
+}
+
+/// Whether the byte extents of device tensors \p A and \p B intersect.
+static bool mayOverlap(const Tensor &A, const Tensor &B) {
+  if (!A.is_alias_of(B))
+    return false;
+  auto *ABegin = static_cast<const char *>(A.data_ptr());
+  auto *BBegin = static_cast<const char *>(B.data_ptr());
+  return ABegin < BBegin + extentBytes(B) && BBegin < ABegin + extentBytes(A);
+}
+
+/// Copies \p N bytes from the device memory \p Src on \p Dev to host \p Dst
+/// and waits for them.
+static void copyToHost(void *Dst, const void *Src, size_t N, Device Dev) {
+  CUDAGuard Guard(Dev);
+  CUDAStream Stream = getCurrentCUDAStream(Dev.index());
+  SK_CUDA_CHECK(
+      cudaMemcpyAsync(Dst, Src, N, cudaMemcpyDeviceToHost, Stream.stream()));
+  Stream.synchronize();
+}
+
+/// Copies \p N bytes from host \p Src to the device memory \p Dst on \p Dev.
+static void copyToDevice(void *Dst, const void *Src, size_t N, Device Dev) {
+  CUDAGuard Guard(Dev);
+  CUDAStream Stream = getCurrentCUDAStream(Dev.index());
+  SK_CUDA_CHECK(
+      cudaMemcpyAsync(Dst, Src, N, cudaMemcpyHostToDevice, Stream.stream()));
+}
+
+/// Copies \p N bytes between device memory on \p SrcDev and \p DstDev.
+static void copyBetweenDevices(void *Dst, Device DstDev, const void *Src,
+                               Device SrcDev, size_t N) {
+  if (SrcDev == DstDev) {
+    CUDAGuard Guard(DstDev);
+    SK_CUDA_CHECK(cudaMemcpyAsync(Dst, Src, N, cudaMemcpyDeviceToDevice,
+                                  getCurrentCUDAStream(DstDev.index())));
+    return;
+  }
+  getCurrentCUDAStream(SrcDev.index()).synchronize();
+  CUDAGuard Guard(DstDev);
+  CUDAStream Stream = getCurrentCUDAStream(DstDev.index());
+  SK_CUDA_CHECK(cudaMemcpyPeerAsync(Dst, DstDev.index(), Src, SrcDev.index(), N,
+                                    Stream.stream()));
+  Stream.synchronize();
+}
+
+/// A CPU tensor with the elements of \p T at the same strides: \p T itself
+/// on the CPU; for a CUDA tensor, a copy of the bytes its elements span.
+static Tensor hostImage(const Tensor &T) {
+  if (!T.is_cuda())
+    return T;
+  size_t Bytes = extentBytes(T);
+  Tensor Buffer = sk::detail::empty_cpu(
+      {static_cast<int64_t>(Bytes / T.itemsize())}, T.dtype());
+  copyToHost(Buffer.data_ptr(), T.data_ptr(), Bytes, T.device());
+  return Buffer.as_strided(T.sizes(), T.strides(), 0);
+}
+
+Tensor native::copy_from_cuda(const Tensor &Src, const Tensor &Dst, bool) {
+  SK_INTERNAL_ASSERT(Src.sizes() == Dst.sizes(),
+                     "_copy_from: the source was not expanded to ",
+                     Dst.sizes());
+  SK_CHECK(Src.is_cuda() || Src.is_cpu(), "copy_(): cannot copy from '",
+           Src.device(), "' to '", Dst.device(), "'");
+  SK_CHECK(Dst.is_cuda() || Dst.is_cpu(), "copy_(): cannot copy from '",
+           Src.device(), "' to '", Dst.device(), "'");
+  if (Dst.numel() == 0)
+    return Dst;
+  SK_CHECK(!hasInternalOverlap(Dst),
+           "copy_(): unsupported operation: more than one element of the "
+           "written-to tensor refers to a single memory location. Please "
+           "clone() the tensor before performing the operation. (destination "
+           "sizes ",
+           Dst.sizes(), ", strides ", Dst.strides(), ")");
+  Device SrcDev = Src.is_cuda() ? resolveDevice(Src.device()) : kCPU;
+  Device DstDev = Dst.is_cuda() ? resolveDevice(Dst.device()) : kCPU;
+
+  // The fast path: Note [CUDA copies].
+  if (Src.dtype() == Dst.dtype() && Src.is_non_overlapping_and_dense() &&
+      Dst.is_non_overlapping_and_dense() && Src.strides() == Dst.strides() &&
+      !(Src.is_cuda() && Dst.is_cuda() && mayOverlap(Src, Dst))) {
+    size_t Bytes = Dst.nbytes();
+    if (Src.is_cpu())
+      copyToDevice(Dst.data_ptr(), Src.data_ptr(), Bytes, DstDev);
+    else if (Dst.is_cpu())
+      copyToHost(Dst.data_ptr(), Src.data_ptr(), Bytes, SrcDev);
+    else
+      copyBetweenDevices(Dst.data_ptr(), DstDev, Src.data_ptr(), SrcDev, Bytes);
+    return Dst;
+  }
+
+  // Through the host.
+  Tensor HostSrc = hostImage(Src);
+  if (Dst.is_cpu()) {
+    Dst.copy_(HostSrc);
+    return Dst;
+  }
+  Tensor HostDst = Dst.is_non_overlapping_and_dense()
+                       ? sk::detail::empty_strided_cpu(
+                             Dst.sizes(), Dst.strides(), Dst.dtype())
+                       : hostImage(Dst);
+  HostDst.copy_(HostSrc);
+  copyToDevice(Dst.data_ptr(), HostDst.data_ptr(), extentBytes(Dst), DstDev);
+  return Dst;
+}
+
+void native::fill_cuda(Tensor &Self, const Scalar &Value) {
+  uint64_t Pattern = 0;
+  visitScalarType(Self.dtype(), [&](auto Tag) {
+    using T = decltype(Tag);
+    T V = sk::detail::scalarToElement<T>(Value, "fill_");
+    static_assert(sizeof(T) <= sizeof(Pattern));
+    std::memcpy(&Pattern, &V, sizeof(T));
+  });
+  if (Self.numel() == 0)
+    return;
+  Device Dev = resolveDevice(Self.device());
+  CUDAGuard Guard(Dev);
+  cudaStream_t Stream = getCurrentCUDAStream(Dev.index());
+  unsigned ItemSize = static_cast<unsigned>(Self.itemsize());
+  if (Self.is_non_overlapping_and_dense()) {
+    detail::launchFill(Self.data_ptr(), Self.numel(), ItemSize, Pattern,
+                       Stream);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+  if (Self.dim() <= detail::kMaxFillDims) {
+    detail::FillGeometry G;
+    G.Rank = static_cast<int>(Self.dim());
+    for (int D = 0; D != G.Rank; ++D) {
+      G.Sizes[D] = Self.sizes()[D];
+      G.Strides[D] = Self.strides()[D];
+    }
+    detail::launchFillStrided(Self.data_ptr(), G, Self.numel(), ItemSize,
+                              Pattern, Stream);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+  // More dimensions than the kernel takes: through the host.
+  Tensor Host = hostImage(Self);
+  Host.fill_(Value);
+  copyToDevice(Self.data_ptr(), Host.data_ptr(), extentBytes(Self), Dev);
+}
+
+} // namespace cuda
+} // namespace sk

@@ -203,11 +203,8 @@ void TensorIteratorBase::build_populated(const TensorIteratorConfig &Config) {
   bool MayBeFunctionalElementwise =
       !HasDefinedOutputs && !IsReduction && !StaticShape &&
       !Config.StaticDtype && !Config.StaticDevice && Config.CheckAllSameDevice;
-  if (MayBeFunctionalElementwise && build_functional_elementwise(Config)) {
-    if (!IsMeta)
-      setDataPointers();
+  if (MayBeFunctionalElementwise && build_functional_elementwise(Config))
     return;
-  }
   mark_outputs();
   compute_mem_overlaps(Config);
   compute_shape(Config);
@@ -321,11 +318,14 @@ TensorIteratorBase::build_functional_elementwise(
       Operands[I].current_dtype = Dtype;
   }
   // As in fast_set_up, one shape gives one dimension, on meta tensors too;
-  // fast_set_up_row_major leaves meta iterators as they are.
-  if (SameShape)
-    coalesce_dense_operands();
-  else if (!IsMeta)
+  // fast_set_up_row_major leaves meta iterators as they are. The data
+  // pointers are set here, in the same pass as the strides when it can be.
+  if (SameShape) {
+    coalesce_dense_operands(/*SetDataPointers=*/!IsMeta);
+  } else if (!IsMeta) {
     finish_row_major_set_up(Config);
+    setDataPointers();
+  }
   return true;
 }
 
@@ -680,18 +680,37 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
   return true;
 }
 
-void TensorIteratorBase::coalesce_dense_operands() {
-  // Every operand is dense in the same order: one dimension.
-  if (ndim() > 1)
+/// Makes \p Shape its one dimension of numel elements. Out of line: its
+/// product, inlined and vectorized, made coalesce_dense_operands realign
+/// the stack and save every register for 1-d shapes too.
+[[gnu::noinline]] static void collapseToNumel(DimVector &Shape) {
+  int64_t N = 1;
+  for (int64_t S : Shape)
+    N *= S;
+  Shape[0] = N;
+  Shape.resize(1);
+}
+
+void TensorIteratorBase::coalesce_dense_operands(bool SetDataPointers) {
+  // Every operand is dense in the same order: one dimension. This runs on
+  // every small elementwise call, so it is written for zero or one stride
+  // per operand: resize() and assign() became a memset call or a
+  // vectorized loop each, over half of a 1-element add's set-up.
+  bool Scalar = Shape.empty();
+  if (Shape.size() > 1) {
     HasCoalescedDimensions = true;
-  if (ndim() >= 1) {
-    Shape[0] = numel();
-    Shape.resize(1);
+    collapseToNumel(Shape);
   }
   for (OperandInfo &Op : Operands) {
-    Op.stride_bytes.resize(ndim());
-    if (ndim() > 0)
-      Op.stride_bytes[0] = static_cast<int64_t>(Op.impl()->itemsize());
+    const TensorImpl *T = Op.impl();
+    if (SetDataPointers)
+      Op.data = T->data();
+    Op.stride_bytes.clear();
+    if (Scalar)
+      continue;
+    auto ElementSize = static_cast<int64_t>(T->itemsize());
+    Op.stride_bytes.append_in_place(
+        1, [ElementSize](int64_t *P) noexcept { *P = ElementSize; });
   }
 }
 

@@ -493,8 +493,9 @@ protected:
   bool fast_set_up(const TensorIteratorConfig &Config);
   bool fast_set_up_row_major(const TensorIteratorConfig &Config);
   /// The end of fast_set_up: every operand dense in one order becomes one
-  /// dimension of element-sized strides.
-  void coalesce_dense_operands();
+  /// dimension of element-sized strides; with \p SetDataPointers, the
+  /// data pointers are set in the same pass (as setDataPointers would).
+  void coalesce_dense_operands(bool SetDataPointers = false);
   /// The end of fast_set_up_row_major once the outputs exist: strides,
   /// the row-major permutation, coalescing.
   void finish_row_major_set_up(const TensorIteratorConfig &Config);

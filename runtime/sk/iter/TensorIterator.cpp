@@ -1323,22 +1323,6 @@ void TensorIteratorBase::build_ternary_op(const Tensor &Out, const Tensor &A,
 // set_output
 //===----------------------------------------------------------------------===//
 
-void TensorIteratorBase::set_output_raw_strided(int64_t OutputIdx, IntArrayRef,
-                                                IntArrayRef, TensorOptions) {
-  OperandInfo &Op = Operands[OutputIdx];
-  SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
-  const Tensor &T = maybe_get_output(OutputIdx);
-  SK_INTERNAL_ASSERT(T.defined(),
-                     "set_output_raw_strided of a structured kernel left "
-                     "output ",
-                     OutputIdx, " undefined");
-  if (!Op.impl())
-    Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
-  // A resized output was resized in place by the subclass: the operand is
-  // the same tensor.
-  Op.current_dtype = Op.impl()->dtype();
-}
-
 const Tensor &TensorIterator::maybe_get_output(int64_t OutputIdx) {
   return output(static_cast<int>(OutputIdx));
 }

@@ -450,10 +450,25 @@ public:
 
   /// The structured-kernel half of set_output: a subclass has put output
   /// \p OutputIdx where maybe_get_output() returns it; this records it as
-  /// the operand (PyTorch: "NEVER actually called directly").
-  void set_output_raw_strided(int64_t OutputIdx, IntArrayRef Sizes,
-                              IntArrayRef Strides,
-                              TensorOptions Options) override;
+  /// the operand (PyTorch: "NEVER actually called directly"). Inline, so
+  /// that in the final variant structs that call it (StructuredVariants.h)
+  /// maybe_get_output() is a direct read of their output, not a virtual
+  /// call.
+  void set_output_raw_strided(int64_t OutputIdx, IntArrayRef, IntArrayRef,
+                              TensorOptions) override {
+    OperandInfo &Op = Operands[OutputIdx];
+    SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
+    const Tensor &T = maybe_get_output(OutputIdx);
+    SK_INTERNAL_ASSERT(T.defined(),
+                       "set_output_raw_strided of a structured kernel left "
+                       "output ",
+                       OutputIdx, " undefined");
+    if (!Op.impl())
+      Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
+    // A resized output was resized in place by the subclass: the operand
+    // is the same tensor.
+    Op.current_dtype = Op.impl()->dtype();
+  }
 
 protected:
   /// The 2-d body that runs \p Loop once per row.

@@ -81,6 +81,16 @@ OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT) noexcept
   current_dtype = target_dtype;
 }
 
+OperandInfo::OperandInfo(BorrowedTag, const Tensor &Borrowed) noexcept
+    : T(detail::MaybeOwnedTensor::borrowed(Borrowed)),
+      Impl(Borrowed.unsafeGetTensorImpl()) {
+  if (!Impl)
+    return;
+  device = Impl->device();
+  target_dtype = Impl->dtype();
+  current_dtype = target_dtype;
+}
+
 TensorOptions OperandInfo::options() const {
   // Read the optional's fields rather than copy it whole: see Note
   // [Optional devices from a table] in TensorOptions.h.
@@ -329,9 +339,9 @@ TensorIteratorBase::build_functional_elementwise(
   return true;
 }
 
-template <typename TensorFn>
+template <typename MakeFn>
 void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
-                                                TensorFn Tensor) {
+                                                MakeFn Make) {
   NumOutputs = NumOutputsArg;
   bool Meta = false;
   bool DefinedOutputs = false;
@@ -339,7 +349,7 @@ void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
   // In place, counting in registers: a loop of emplace_back carries the
   // vector's size through memory from one operand to the next.
   Operands.append_in_place(N, [&](OperandInfo *Slot) noexcept {
-    OperandInfo &Op = *new (Slot) OperandInfo(Tensor(I));
+    OperandInfo &Op = Make(Slot, I);
     const TensorImpl *Impl = Op.impl();
     bool Output = I < static_cast<size_t>(NumOutputsArg);
     Op.is_output = Output;
@@ -355,17 +365,20 @@ void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
 }
 
 void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
-  populate_operands_from(Config.Tensors.size(), Config.NumOutputs,
-                         [&Config](size_t I) -> detail::MaybeOwnedTensor && {
-                           return std::move(Config.Tensors[I]);
-                         });
+  populate_operands_from(
+      Config.Tensors.size(), Config.NumOutputs,
+      [&Config](OperandInfo *Slot, size_t I) -> OperandInfo & {
+        return *new (Slot) OperandInfo(std::move(Config.Tensors[I]));
+      });
 }
 
 void TensorIteratorBase::populate_borrowed_operands(
     ArrayRef<const Tensor *> Tensors, int NumOutputsArg) {
-  populate_operands_from(Tensors.size(), NumOutputsArg, [Tensors](size_t I) {
-    return detail::MaybeOwnedTensor::borrowed(*Tensors[I]);
-  });
+  populate_operands_from(
+      Tensors.size(), NumOutputsArg,
+      [Tensors](OperandInfo *Slot, size_t I) -> OperandInfo & {
+        return *new (Slot) OperandInfo(OperandInfo::BorrowedTag(), *Tensors[I]);
+      });
 }
 
 void TensorIteratorBase::mark_outputs() {

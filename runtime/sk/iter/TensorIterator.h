@@ -121,6 +121,10 @@ struct OperandInfo {
 
   OperandInfo() = default;
   explicit OperandInfo(detail::MaybeOwnedTensor &&T) noexcept;
+  struct BorrowedTag {};
+  /// Borrows \p T, which must outlive the operand; made in place, without
+  /// the MaybeOwnedTensor temporary that the constructor above moves from.
+  OperandInfo(BorrowedTag, const Tensor &T) noexcept;
 
   /// The tensor; undefined for an output the iterator has yet to allocate.
   const Tensor &tensor() const { return T.get(); }
@@ -493,9 +497,10 @@ protected:
   /// operands (Note [Constant builder configurations]).
   void populate_borrowed_operands(ArrayRef<const Tensor *> Tensors,
                                   int NumOutputs);
-  /// Operand I is made from the MaybeOwnedTensor that \p Tensor(I) gives.
-  template <typename TensorFn>
-  void populate_operands_from(size_t N, int NumOutputs, TensorFn Tensor);
+  /// Operand I is constructed by \p Make(Slot, I) at Slot, which it
+  /// returns.
+  template <typename MakeFn>
+  void populate_operands_from(size_t N, int NumOutputs, MakeFn Make);
   void mark_outputs();
   void mark_resize_outputs(const TensorIteratorConfig &Config);
   void compute_mem_overlaps(const TensorIteratorConfig &Config);

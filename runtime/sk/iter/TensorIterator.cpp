@@ -81,6 +81,16 @@ OperandInfo::OperandInfo(detail::MaybeOwnedTensor &&MT) noexcept
   current_dtype = target_dtype;
 }
 
+OperandInfo::OperandInfo(BorrowedTag, const Tensor &Borrowed) noexcept
+    : T(detail::MaybeOwnedTensor::borrowed(Borrowed)),
+      Impl(Borrowed.unsafeGetTensorImpl()) {
+  if (!Impl)
+    return;
+  device = Impl->device();
+  target_dtype = Impl->dtype();
+  current_dtype = target_dtype;
+}
+
 TensorOptions OperandInfo::options() const {
   // Read the optional's fields rather than copy it whole: see Note
   // [Optional devices from a table] in TensorOptions.h.
@@ -203,11 +213,8 @@ void TensorIteratorBase::build_populated(const TensorIteratorConfig &Config) {
   bool MayBeFunctionalElementwise =
       !HasDefinedOutputs && !IsReduction && !StaticShape &&
       !Config.StaticDtype && !Config.StaticDevice && Config.CheckAllSameDevice;
-  if (MayBeFunctionalElementwise && build_functional_elementwise(Config)) {
-    if (!IsMeta)
-      setDataPointers();
+  if (MayBeFunctionalElementwise && build_functional_elementwise(Config))
     return;
-  }
   mark_outputs();
   compute_mem_overlaps(Config);
   compute_shape(Config);
@@ -321,17 +328,20 @@ TensorIteratorBase::build_functional_elementwise(
       Operands[I].current_dtype = Dtype;
   }
   // As in fast_set_up, one shape gives one dimension, on meta tensors too;
-  // fast_set_up_row_major leaves meta iterators as they are.
-  if (SameShape)
-    coalesce_dense_operands();
-  else if (!IsMeta)
+  // fast_set_up_row_major leaves meta iterators as they are. The data
+  // pointers are set here, in the same pass as the strides when it can be.
+  if (SameShape) {
+    coalesce_dense_operands(/*SetDataPointers=*/!IsMeta);
+  } else if (!IsMeta) {
     finish_row_major_set_up(Config);
+    setDataPointers();
+  }
   return true;
 }
 
-template <typename TensorFn>
+template <typename MakeFn>
 void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
-                                                TensorFn Tensor) {
+                                                MakeFn Make) {
   NumOutputs = NumOutputsArg;
   bool Meta = false;
   bool DefinedOutputs = false;
@@ -339,7 +349,7 @@ void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
   // In place, counting in registers: a loop of emplace_back carries the
   // vector's size through memory from one operand to the next.
   Operands.append_in_place(N, [&](OperandInfo *Slot) noexcept {
-    OperandInfo &Op = *new (Slot) OperandInfo(Tensor(I));
+    OperandInfo &Op = Make(Slot, I);
     const TensorImpl *Impl = Op.impl();
     bool Output = I < static_cast<size_t>(NumOutputsArg);
     Op.is_output = Output;
@@ -355,17 +365,20 @@ void TensorIteratorBase::populate_operands_from(size_t N, int NumOutputsArg,
 }
 
 void TensorIteratorBase::populate_operands(TensorIteratorConfig &Config) {
-  populate_operands_from(Config.Tensors.size(), Config.NumOutputs,
-                         [&Config](size_t I) -> detail::MaybeOwnedTensor && {
-                           return std::move(Config.Tensors[I]);
-                         });
+  populate_operands_from(
+      Config.Tensors.size(), Config.NumOutputs,
+      [&Config](OperandInfo *Slot, size_t I) -> OperandInfo & {
+        return *new (Slot) OperandInfo(std::move(Config.Tensors[I]));
+      });
 }
 
 void TensorIteratorBase::populate_borrowed_operands(
     ArrayRef<const Tensor *> Tensors, int NumOutputsArg) {
-  populate_operands_from(Tensors.size(), NumOutputsArg, [Tensors](size_t I) {
-    return detail::MaybeOwnedTensor::borrowed(*Tensors[I]);
-  });
+  populate_operands_from(
+      Tensors.size(), NumOutputsArg,
+      [Tensors](OperandInfo *Slot, size_t I) -> OperandInfo & {
+        return *new (Slot) OperandInfo(OperandInfo::BorrowedTag(), *Tensors[I]);
+      });
 }
 
 void TensorIteratorBase::mark_outputs() {
@@ -680,18 +693,37 @@ bool TensorIteratorBase::fast_set_up(const TensorIteratorConfig &Config) {
   return true;
 }
 
-void TensorIteratorBase::coalesce_dense_operands() {
-  // Every operand is dense in the same order: one dimension.
-  if (ndim() > 1)
+/// Makes \p Shape its one dimension of numel elements. Out of line: its
+/// product, inlined and vectorized, made coalesce_dense_operands realign
+/// the stack and save every register for 1-d shapes too.
+[[gnu::noinline]] static void collapseToNumel(DimVector &Shape) {
+  int64_t N = 1;
+  for (int64_t S : Shape)
+    N *= S;
+  Shape[0] = N;
+  Shape.resize(1);
+}
+
+void TensorIteratorBase::coalesce_dense_operands(bool SetDataPointers) {
+  // Every operand is dense in the same order: one dimension. This runs on
+  // every small elementwise call, so it is written for zero or one stride
+  // per operand: resize() and assign() became a memset call or a
+  // vectorized loop each, over half of a 1-element add's set-up.
+  bool Scalar = Shape.empty();
+  if (Shape.size() > 1) {
     HasCoalescedDimensions = true;
-  if (ndim() >= 1) {
-    Shape[0] = numel();
-    Shape.resize(1);
+    collapseToNumel(Shape);
   }
   for (OperandInfo &Op : Operands) {
-    Op.stride_bytes.resize(ndim());
-    if (ndim() > 0)
-      Op.stride_bytes[0] = static_cast<int64_t>(Op.impl()->itemsize());
+    const TensorImpl *T = Op.impl();
+    if (SetDataPointers)
+      Op.data = T->data();
+    Op.stride_bytes.clear();
+    if (Scalar)
+      continue;
+    auto ElementSize = static_cast<int64_t>(T->itemsize());
+    Op.stride_bytes.append_in_place(
+        1, [ElementSize](int64_t *P) noexcept { *P = ElementSize; });
   }
 }
 
@@ -1303,22 +1335,6 @@ void TensorIteratorBase::build_ternary_op(const Tensor &Out, const Tensor &A,
 //===----------------------------------------------------------------------===//
 // set_output
 //===----------------------------------------------------------------------===//
-
-void TensorIteratorBase::set_output_raw_strided(int64_t OutputIdx, IntArrayRef,
-                                                IntArrayRef, TensorOptions) {
-  OperandInfo &Op = Operands[OutputIdx];
-  SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
-  const Tensor &T = maybe_get_output(OutputIdx);
-  SK_INTERNAL_ASSERT(T.defined(),
-                     "set_output_raw_strided of a structured kernel left "
-                     "output ",
-                     OutputIdx, " undefined");
-  if (!Op.impl())
-    Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
-  // A resized output was resized in place by the subclass: the operand is
-  // the same tensor.
-  Op.current_dtype = Op.impl()->dtype();
-}
 
 const Tensor &TensorIterator::maybe_get_output(int64_t OutputIdx) {
   return output(static_cast<int>(OutputIdx));

@@ -121,6 +121,10 @@ struct OperandInfo {
 
   OperandInfo() = default;
   explicit OperandInfo(detail::MaybeOwnedTensor &&T) noexcept;
+  struct BorrowedTag {};
+  /// Borrows \p T, which must outlive the operand; made in place, without
+  /// the MaybeOwnedTensor temporary that the constructor above moves from.
+  OperandInfo(BorrowedTag, const Tensor &T) noexcept;
 
   /// The tensor; undefined for an output the iterator has yet to allocate.
   const Tensor &tensor() const { return T.get(); }
@@ -450,10 +454,25 @@ public:
 
   /// The structured-kernel half of set_output: a subclass has put output
   /// \p OutputIdx where maybe_get_output() returns it; this records it as
-  /// the operand (PyTorch: "NEVER actually called directly").
-  void set_output_raw_strided(int64_t OutputIdx, IntArrayRef Sizes,
-                              IntArrayRef Strides,
-                              TensorOptions Options) override;
+  /// the operand (PyTorch: "NEVER actually called directly"). Inline, so
+  /// that in the final variant structs that call it (StructuredVariants.h)
+  /// maybe_get_output() is a direct read of their output, not a virtual
+  /// call.
+  void set_output_raw_strided(int64_t OutputIdx, IntArrayRef, IntArrayRef,
+                              TensorOptions) override {
+    OperandInfo &Op = Operands[OutputIdx];
+    SK_INTERNAL_ASSERT(OutputIdx < NumOutputs);
+    const Tensor &T = maybe_get_output(OutputIdx);
+    SK_INTERNAL_ASSERT(T.defined(),
+                       "set_output_raw_strided of a structured kernel left "
+                       "output ",
+                       OutputIdx, " undefined");
+    if (!Op.impl())
+      Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
+    // A resized output was resized in place by the subclass: the operand
+    // is the same tensor.
+    Op.current_dtype = Op.impl()->dtype();
+  }
 
 protected:
   /// The 2-d body that runs \p Loop once per row.
@@ -478,9 +497,10 @@ protected:
   /// operands (Note [Constant builder configurations]).
   void populate_borrowed_operands(ArrayRef<const Tensor *> Tensors,
                                   int NumOutputs);
-  /// Operand I is made from the MaybeOwnedTensor that \p Tensor(I) gives.
-  template <typename TensorFn>
-  void populate_operands_from(size_t N, int NumOutputs, TensorFn Tensor);
+  /// Operand I is constructed by \p Make(Slot, I) at Slot, which it
+  /// returns.
+  template <typename MakeFn>
+  void populate_operands_from(size_t N, int NumOutputs, MakeFn Make);
   void mark_outputs();
   void mark_resize_outputs(const TensorIteratorConfig &Config);
   void compute_mem_overlaps(const TensorIteratorConfig &Config);
@@ -493,8 +513,9 @@ protected:
   bool fast_set_up(const TensorIteratorConfig &Config);
   bool fast_set_up_row_major(const TensorIteratorConfig &Config);
   /// The end of fast_set_up: every operand dense in one order becomes one
-  /// dimension of element-sized strides.
-  void coalesce_dense_operands();
+  /// dimension of element-sized strides; with \p SetDataPointers, the
+  /// data pointers are set in the same pass (as setDataPointers would).
+  void coalesce_dense_operands(bool SetDataPointers = false);
   /// The end of fast_set_up_row_major once the outputs exist: strides,
   /// the row-major permutation, coalescing.
   void finish_row_major_set_up(const TensorIteratorConfig &Config);

@@ -11,6 +11,10 @@
 
 #include "gtest/gtest.h"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 using namespace sk;
 
 namespace {
@@ -51,6 +55,55 @@ TEST(TensorImplTest, EmptyWithOptions_StridesOrFormatOnAnyDevice) {
         detail::empty_with_options({2, -1}, {}, Meta);
       },
       "empty(): Trying to create tensor with negative dimension -1");
+}
+
+/// Counts the CPU allocations it forwards to the allocator it replaces.
+struct CountingAllocator final : Allocator {
+  DataPtr allocate(size_t NBytes) override {
+    ++Calls;
+    return Inner->allocate(NBytes);
+  }
+  Allocator *Inner = getCPUAllocator();
+  int Calls = 0;
+};
+
+TEST(TensorImplTest, EmptyWithOptions_RowMajorCPUAsTheGenericPath) {
+  // Row-major CPU tensors skip empty_with_options_generic: the same
+  // tensor, through the registered CPU allocator, with the same errors.
+  CountingAllocator Counting;
+  Allocator *Previous = setAllocator(DeviceType::CPU, &Counting);
+  std::vector<std::vector<int64_t>> Shapes = {
+      {}, {1}, {2, 3}, {0, 4}, {2, 3, 4, 5}, {1, 1, 1, 1, 1, 1, 7}};
+  for (const std::vector<int64_t> &Sizes : Shapes) {
+    for (std::optional<MemoryFormat> Format :
+         {std::optional<MemoryFormat>(),
+          std::optional(MemoryFormat::Contiguous)}) {
+      TensorOptions Options(kDouble);
+      if (Format)
+        Options = Options.memory_format(*Format);
+      int Before = Counting.Calls;
+      Tensor Fast = detail::empty_with_options(Sizes, {}, Options);
+      EXPECT_EQ(Counting.Calls, Before + 1);
+      Tensor General = detail::empty_with_options_generic(Sizes, {}, Options);
+      EXPECT_EQ(Counting.Calls, Before + 2);
+      EXPECT_TRUE(Fast.is_cpu());
+      EXPECT_EQ(Fast.dtype(), General.dtype());
+      EXPECT_EQ(Fast.sizes(), General.sizes());
+      EXPECT_EQ(Fast.strides(), General.strides());
+      EXPECT_EQ(Fast.is_contiguous(), General.is_contiguous());
+      EXPECT_EQ(Fast.unsafeGetTensorImpl()->storage()->nbytes(),
+                General.unsafeGetTensorImpl()->storage()->nbytes());
+      Fast.unsafeGetTensorImpl()->checkInvariants();
+    }
+  }
+  setAllocator(DeviceType::CPU, Previous);
+  std::string Message =
+      "empty(): Trying to create tensor with negative dimension -1";
+  expectError([] { detail::empty_with_options({2, -1}, {}, TensorOptions()); },
+              Message);
+  expectError(
+      [] { detail::empty_with_options_generic({2, -1}, {}, TensorOptions()); },
+      Message);
 }
 
 TEST(TensorImplTest, ChannelsLastLayout) {

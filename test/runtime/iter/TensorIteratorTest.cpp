@@ -494,6 +494,8 @@ TEST(TensorIteratorTest, FunctionalFastPath_AgreesWithTheGeneralPath) {
       {{{2, 3}, {3}}, kInt, true},   // integers computed in float
       {{{}, {}}, kByte, false},      // all 0-dim
       {{{}, {3}}, kFloat, false},    // 0-dim with a tensor
+      {{{1}, {1}}, kFloat, false},   // one element
+      {{{1}, {}}, kFloat, false},
       {{{2, 3, 4, 5}, {2, 3, 4, 5}}, kFloat, false},
       {{{2, 1, 4, 1}, {1, 3, 1, 5}, {5}}, kBool, false}};
   for (const Case &C : Cases) {
@@ -518,10 +520,13 @@ TEST(TensorIteratorTest, FunctionalFastPath_AgreesWithTheGeneralPath) {
           EXPECT_EQ(Fast.dtype(I), General.dtype(I));
           EXPECT_EQ(Fast.device(I), General.device(I));
           EXPECT_EQ(Fast.strides(I), General.strides(I));
-          EXPECT_EQ(Fast.data_ptr(I) == nullptr,
-                    General.data_ptr(I) == nullptr);
-          if (Meta) {
-            EXPECT_EQ(Fast.data_ptr(I), nullptr);
+          // Each path sets the data pointers its own way (Note
+          // [Functional elementwise fast path]): both must be the
+          // operands' own.
+          void *Data = Meta ? nullptr : Fast.tensor(I).data_ptr();
+          EXPECT_EQ(Fast.data_ptr(I), Data);
+          if (!Meta) {
+            EXPECT_EQ(General.data_ptr(I), General.tensor(I).data_ptr());
           }
         }
       }

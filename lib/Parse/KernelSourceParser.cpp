@@ -1237,63 +1237,12 @@ static bool hasLanguageStandard(const tooling::CommandLineArguments &Args) {
   });
 }
 
-/// Returns whether \p Args is an nvcc command line.
-static bool isNvccCommand(const tooling::CommandLineArguments &Args) {
-  return !Args.empty() && sys::path::stem(Args.front()) == "nvcc";
-}
-
-/// The flags of the nvcc command \p Args that Clang reads the same way:
-/// include paths, macros, the language standard, warnings and host code
-/// generation flags. nvcc's own (-forward-unknown-to-host-compiler,
-/// --generate-code, -x cu, -Xcompiler, ...) are dropped, and
-/// `-isystem=DIR`, nvcc's spelling, becomes `-isystem DIR`.
-static tooling::CommandLineArguments
-clangFlagsOfNvccCommand(const tooling::CommandLineArguments &Args) {
-  tooling::CommandLineArguments Result;
-  Result.push_back(Args.front());
-  for (size_t I = 1, E = Args.size(); I != E; ++I) {
-    StringRef A = Args[I];
-    bool HasValue = I + 1 != E;
-    if ((A == "-isystem" || A == "-include" || A == "-I" || A == "-D") &&
-        HasValue) {
-      Result.push_back(Args[I]);
-      Result.push_back(Args[++I]);
-      continue;
-    }
-    if (A.consume_front("-isystem=")) {
-      Result.push_back("-isystem");
-      Result.push_back(A.str());
-      continue;
-    }
-    if (A == "-forward-unknown-to-host-compiler")
-      continue;
-    if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U") ||
-        A.starts_with("-std=") || A.starts_with("-O") || A.starts_with("-W") ||
-        A.starts_with("-f") || A.starts_with("-m") || A == "-c" ||
-        !A.starts_with("-")) {
-      Result.push_back(Args[I]);
-      continue;
-    }
-    // An nvcc flag; those that take their value as the next argument
-    // drop it too.
-    if ((A == "-x" || A == "-o" || A == "-ccbin" || A == "-gencode" ||
-         A == "-arch" || A == "-Xcompiler" || A == "--options-file" ||
-         A == "-MF" || A == "-MT") &&
-        HasValue)
-      ++I;
-  }
-  return Result;
-}
-
 /// Puts skc's flags between the compiler and the author's flags, so the
 /// generated and runtime headers come first in the search path and the
 /// author's flags can still override the rest.
 static tooling::ArgumentsAdjuster
 getKernelFlagsAdjuster(const KernelSourceOptions &Options) {
-  return [Options](const tooling::CommandLineArguments &Command,
-                   StringRef File) {
-    const tooling::CommandLineArguments Args =
-        isNvccCommand(Command) ? clangFlagsOfNvccCommand(Command) : Command;
+  return [Options](const tooling::CommandLineArguments &Args, StringRef File) {
     tooling::CommandLineArguments Prefix;
     if (!Options.GeneratedIncludeDir.empty())
       Prefix.push_back("-I" + Options.GeneratedIncludeDir);

@@ -28,6 +28,9 @@
 #   executable or shared library linking <name> gets as objects of its own
 #   (INTERFACE_LINK_LIBRARIES_DIRECT), so the linker cannot drop them; a
 #   shared <name> keeps them, like any object of a shared library.
+# - The same skc run writes the library's coverage report (skc
+#   --coverage-report) to <build dir>/skc-generated/<name>.coverage.md; the
+#   target's SKC_COVERAGE_REPORT property names it.
 #
 # Works in skc's own tree (skc::skc is an alias of the skc target) and from
 # the installed package (skcConfig.cmake includes this file).
@@ -168,6 +171,7 @@ function(skc_add_kernel_library name)
   set(out_dir "${generated_root}/${name}")
   set(stamp "${generated_root}/${name}.stamp")
   set(depfile "${generated_root}/${name}.d")
+  set(coverage_report "${generated_root}/${name}.coverage.md")
   skc_kernel_library_outputs(outputs OUTPUT_DIR "${out_dir}"
     BACKENDS ${ARG_BACKENDS} SHARDS ${ARG_SHARDS})
   set(generated_sources ${outputs})
@@ -175,7 +179,8 @@ function(skc_add_kernel_library name)
 
   set(options --schema "${schema}" -o "${out_dir}"
     "--backend=${backend_list}" "--shards=${ARG_SHARDS}"
-    "--depfile=${depfile}" "--depfile-target=${stamp}")
+    "--depfile=${depfile}" "--depfile-target=${stamp}"
+    "--coverage-report=${coverage_report}")
   set(depends "${schema}")
   if(ARG_TAGS)
     get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
@@ -198,7 +203,7 @@ function(skc_add_kernel_library name)
   # rerun that rewrites nothing rebuilds nothing.
   add_custom_command(
     OUTPUT "${stamp}"
-    BYPRODUCTS ${outputs}
+    BYPRODUCTS ${outputs} "${coverage_report}"
     COMMAND skc::skc ${options} ${cxx_sources} ${cuda_sources}
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS ${depends} ${cxx_sources} ${cuda_sources}
@@ -218,6 +223,8 @@ function(skc_add_kernel_library name)
   endif()
   add_library(${name} ${type} ${ARG_SOURCES} ${ARG_CUDA_SOURCES})
   add_dependencies(${name} ${name}_skc)
+  set_target_properties(${name} PROPERTIES
+    SKC_COVERAGE_REPORT "${coverage_report}")
   target_include_directories(${name} PUBLIC
     "$<BUILD_INTERFACE:${out_dir}>" "$<BUILD_INTERFACE:${generated_root}>")
   target_link_libraries(${name} PUBLIC skc::runtime)

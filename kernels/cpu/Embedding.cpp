@@ -285,22 +285,13 @@ SK_IMPL_FUNC(embedding_bag_out)
   // With include_last_offset the last offset ends the last bag; without,
   // the last bag runs to the end of indices.
   int64_t BagOffsets = include_last_offset ? NumOffsets : NumBags;
-  switch (weight.scalar_type()) {
-#define SK_BAG_CASE(CppType, Name)                                             \
-  case ScalarType::Name:                                                       \
-    embeddingBagKernel<CppType>(                                               \
-        weight, IdxData, OffData, IsLong, N, BagOffsets, NumBags, mode,        \
-        per_sample_weights ? &*per_sample_weights : nullptr, PaddingIdx, out0, \
-        out2.data_ptr(), out3.data_ptr());                                     \
-    break;
-    SK_BAG_CASE(float, Float)
-    SK_BAG_CASE(double, Double)
-    SK_BAG_CASE(Half, Half)
-    SK_BAG_CASE(BFloat16, BFloat16)
-#undef SK_BAG_CASE
-  default:
-    SK_INTERNAL_ASSERT(false, "embedding_bag: dtype checked by the meta");
-  }
+  dispatchDtypes<dtypes::Floating>(
+      weight.scalar_type(), "embedding_bag_cpu", [&](auto Tag) {
+        embeddingBagKernel<decltype(Tag)>(
+            weight, IdxData, OffData, IsLong, N, BagOffsets, NumBags, mode,
+            per_sample_weights ? &*per_sample_weights : nullptr, PaddingIdx,
+            out0, out2.data_ptr(), out3.data_ptr());
+      });
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> SK_NATIVE_FUNC(embedding_bag)(

@@ -207,18 +207,9 @@ static void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
   bool Int32 = Index.scalar_type() == kInt;
   auto Run = [&](auto IndexTag) {
     using IndexT = decltype(IndexTag);
-    switch (Out.itemsize()) {
-    case 1:
-      return gatherLoop<IndexT, 1>(Iter, S);
-    case 2:
-      return gatherLoop<IndexT, 2>(Iter, S);
-    case 4:
-      return gatherLoop<IndexT, 4>(Iter, S);
-    case 8:
-      return gatherLoop<IndexT, 8>(Iter, S);
-    default:
-      SK_INTERNAL_ASSERT(false, "unexpected element size ", Out.itemsize());
-    }
+    dispatchElementSize(Out.scalar_type(), [&](auto Tag) {
+      gatherLoop<IndexT, sizeof(Tag)>(Iter, S);
+    });
   };
   if (Int32)
     Run(int32_t{});

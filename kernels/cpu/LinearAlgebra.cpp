@@ -252,23 +252,20 @@ static void gemm(ScalarType Dtype, const MatRef &C, const MatRef &A,
                  const MatRef &B, const Scalar &Beta, const Scalar &Alpha) {
   if (C.Rows == 0 || C.Cols == 0)
     return;
-  visitScalarType(Dtype, [&](auto Tag) {
+  // bool is rejected by the meta functions (checkMatmulDtype).
+  dispatchDtypes<dtypes::All>(Dtype, "addmm_impl_cpu_", [&](auto Tag) {
     using T = decltype(Tag);
-    if constexpr (std::is_same_v<T, bool>) {
-      SK_INTERNAL_ASSERT(false, "gemm on bool: the meta function rejects it");
-    } else {
-      if (A.Cols == 0) {
-        scaleOnly<T>(C, scalarAs<T>(Beta));
+    if (A.Cols == 0) {
+      scaleOnly<T>(C, scalarAs<T>(Beta));
+      return;
+    }
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (fitsBlas(C, A, B)) {
+        blasGemm<T>(C, A, B, Alpha.to<T>(), Beta.to<T>());
         return;
       }
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        if (fitsBlas(C, A, B)) {
-          blasGemm<T>(C, A, B, Alpha.to<T>(), Beta.to<T>());
-          return;
-        }
-      }
-      loopGemm<T>(C, A, B, scalarAs<T>(Alpha), scalarAs<T>(Beta));
     }
+    loopGemm<T>(C, A, B, scalarAs<T>(Alpha), scalarAs<T>(Beta));
   });
 }
 
@@ -278,11 +275,9 @@ static void serialLoopGemm(ScalarType Dtype, const MatRef &C, const MatRef &A,
                            const MatRef &B) {
   if (C.Rows == 0 || C.Cols == 0)
     return;
-  visitScalarType(Dtype, [&](auto Tag) {
+  dispatchDtypes<dtypes::All>(Dtype, "addmm_impl_cpu_", [&](auto Tag) {
     using T = decltype(Tag);
-    if constexpr (std::is_same_v<T, bool>) {
-      SK_INTERNAL_ASSERT(false, "gemm on bool: the meta function rejects it");
-    } else if (A.Cols == 0) {
+    if (A.Cols == 0) {
       scaleOnly<T>(C, GemmAcc<T>(0));
     } else {
       std::vector<GemmAcc<T>> Acc;
@@ -715,10 +710,9 @@ SK_IMPL_FUNC(cdist_forward_out)
   };
   Tensor X1 = Flatten(x1, R1), X2 = Flatten(x2, R2);
   bool Euclid = useMatmulForEuclid(p, compute_mode.value_or(0), R1, R2);
-  if (out.scalar_type() == kFloat)
-    cdistKernel<float>(X1, X2, out, p, Euclid);
-  else
-    cdistKernel<double>(X1, X2, out, p, Euclid);
+  dispatchDtypes<dtypes::of(kFloat) | dtypes::of(kDouble)>(
+      out.scalar_type(), "cdist_cpu",
+      [&](auto Tag) { cdistKernel<decltype(Tag)>(X1, X2, out, p, Euclid); });
 }
 
 Tensor SK_NATIVE_FUNC(cdist)(const Tensor &x1, const Tensor &x2, double p,

@@ -37,21 +37,6 @@ template <typename Acc> inline Acc bceLoss(Acc X, Acc Y) {
          Y * std::max(Acc(std::log(X)), Acc(-100));
 }
 
-template <typename Fn> void dispatchFloating(ScalarType T, Fn &&F) {
-  switch (T) {
-  case ScalarType::Float:
-    return F(float{});
-  case ScalarType::Double:
-    return F(double{});
-  case ScalarType::Half:
-    return F(Half{});
-  case ScalarType::BFloat16:
-    return F(BFloat16{});
-  default:
-    SK_INTERNAL_ASSERT(false, "dtype checked by the meta function");
-  }
-}
-
 /// Whether a tensor of \p From broadcasts to \p To without changing it.
 bool broadcastsTo(IntArrayRef From, IntArrayRef To) {
   if (From.size() > To.size())
@@ -134,21 +119,22 @@ SK_IMPL_FUNC(binary_cross_entropy_out)
     if (weight)
       Config.add_input(*weight);
     TensorIterator Iter = Config.build();
-    dispatchFloating(self.scalar_type(), [&](auto Tag) {
-      using T = decltype(Tag);
-      using Acc = opmath_type<T>;
-      if (weight)
-        cpu_kernel(Iter, [](T X, T Y, T W) -> T {
-          return detail::convertTo<T>(
-              bceLoss<Acc>(static_cast<Acc>(X), static_cast<Acc>(Y)) *
-              static_cast<Acc>(W));
+    dispatchDtypes<dtypes::Floating>(
+        self.scalar_type(), "binary_cross_entropy_cpu", [&](auto Tag) {
+          using T = decltype(Tag);
+          using Acc = opmath_type<T>;
+          if (weight)
+            cpu_kernel(Iter, [](T X, T Y, T W) -> T {
+              return detail::convertTo<T>(
+                  bceLoss<Acc>(static_cast<Acc>(X), static_cast<Acc>(Y)) *
+                  static_cast<Acc>(W));
+            });
+          else
+            cpu_kernel(Iter, [](T X, T Y) -> T {
+              return detail::convertTo<T>(
+                  bceLoss<Acc>(static_cast<Acc>(X), static_cast<Acc>(Y)));
+            });
         });
-      else
-        cpu_kernel(Iter, [](T X, T Y) -> T {
-          return detail::convertTo<T>(
-              bceLoss<Acc>(static_cast<Acc>(X), static_cast<Acc>(Y)));
-        });
-    });
     return;
   }
   Tensor X = self.contiguous();
@@ -157,15 +143,16 @@ SK_IMPL_FUNC(binary_cross_entropy_out)
   if (weight)
     W = weight->expand(self.sizes()).contiguous();
   int64_t N = self.numel();
-  dispatchFloating(self.scalar_type(), [&](auto Tag) {
-    using T = decltype(Tag);
-    double Total = bceSum<T>(X.data_ptr<T>(), Y.data_ptr<T>(),
-                             W.defined() ? W.data_ptr<T>() : nullptr, N);
-    // The mean of no elements is NaN, as torch.mean's.
-    double Result = reduction == kReductionMean ? Total / double(N) : Total;
-    detail::storeAs(static_cast<char *>(out.data_ptr()), out.scalar_type(),
-                    Result);
-  });
+  dispatchDtypes<dtypes::Floating>(
+      self.scalar_type(), "binary_cross_entropy_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        double Total = bceSum<T>(X.data_ptr<T>(), Y.data_ptr<T>(),
+                                 W.defined() ? W.data_ptr<T>() : nullptr, N);
+        // The mean of no elements is NaN, as torch.mean's.
+        double Result = reduction == kReductionMean ? Total / double(N) : Total;
+        detail::storeAs(static_cast<char *>(out.data_ptr()), out.scalar_type(),
+                        Result);
+      });
 }
 
 } // namespace sk

@@ -97,22 +97,6 @@ void affineRow(const T *X, T *Y, int64_t N, T Scale, T Shift, const T *G,
   }
 }
 
-/// Calls \p F with a value of the C++ type of the floating dtype \p T.
-template <typename Fn> void dispatchFloating(ScalarType T, Fn &&F) {
-  switch (T) {
-  case ScalarType::Float:
-    return F(float{});
-  case ScalarType::Double:
-    return F(double{});
-  case ScalarType::Half:
-    return F(Half{});
-  case ScalarType::BFloat16:
-    return F(BFloat16{});
-  default:
-    SK_INTERNAL_ASSERT(false, "dtype checked by the meta function");
-  }
-}
-
 /// \p T as a contiguous array of Acc values: \p T's own data when it
 /// already has that dtype, else a converted copy kept in \p Keep.
 template <typename Acc> const Acc *accData(const Tensor &T, Tensor &Keep) {
@@ -427,11 +411,12 @@ SK_IMPL_FUNC(layer_norm_out)
   if (M == 0)
     return;
   Tensor X = input.contiguous();
-  dispatchFloating(input.scalar_type(), [&](auto Tag) {
-    layerNormKernel<decltype(Tag)>(X, weight ? &*weight : nullptr,
-                                   bias ? &*bias : nullptr, M, N, eps, out0,
-                                   out1, out2);
-  });
+  dispatchDtypes<dtypes::Floating>(
+      input.scalar_type(), "layer_norm_cpu", [&](auto Tag) {
+        layerNormKernel<decltype(Tag)>(X, weight ? &*weight : nullptr,
+                                       bias ? &*bias : nullptr, M, N, eps, out0,
+                                       out1, out2);
+      });
 }
 
 SK_META_FUNC(native_batch_norm)
@@ -476,11 +461,12 @@ SK_IMPL_FUNC(batch_norm_out)
  OptionalTensorRef running_mean, OptionalTensorRef running_var, bool training,
  double momentum, double eps, const Tensor &out, const Tensor &save_mean,
  const Tensor &save_invstd) {
-  dispatchFloating(input.scalar_type(), [&](auto Tag) {
-    batchNormKernel<decltype(Tag)>(input, weight, bias, running_mean,
-                                   running_var, training, momentum, eps, out,
-                                   save_mean, save_invstd);
-  });
+  dispatchDtypes<dtypes::Floating>(
+      input.scalar_type(), "batch_norm_cpu", [&](auto Tag) {
+        batchNormKernel<decltype(Tag)>(input, weight, bias, running_mean,
+                                       running_var, training, momentum, eps,
+                                       out, save_mean, save_invstd);
+      });
 }
 
 Tensor SK_NATIVE_FUNC(layer_norm)(const Tensor &input,

@@ -232,8 +232,8 @@ PoolMeta poolMeta(int Dims, const Tensor &self, const PoolParams &P,
   // The loops know one channels-last layout: their own rank's. Any other
   // (a 4-D channels-last input to 3-d pooling is an unbatched [C, T, H, W]
   // whose channels are not innermost) is pooled as contiguous.
-  MemoryFormat OwnChannelsLast = Dims == 2 ? MemoryFormat::ChannelsLast
-                                           : MemoryFormat::ChannelsLast3d;
+  MemoryFormat OwnChannelsLast =
+      Dims == 2 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
   if (M.Format != OwnChannelsLast)
     M.Format = MemoryFormat::Contiguous;
   SK_CHECK(self.scalar_type() != kBool, "max_pool", Dims,
@@ -343,25 +343,12 @@ void maxPoolImpl(int Dims, const Tensor &self, const PoolParams &P,
   bool ChannelsLast = M.Format != MemoryFormat::Contiguous;
   Tensor X = self.contiguous(M.Format);
   int64_t *Ind = indices.data_ptr<int64_t>();
-  switch (self.scalar_type()) {
-#define SK_POOL_CASE(CppType, Name)                                            \
-  case ScalarType::Name:                                                       \
-    return maxPoolKernel<CppType>(X.data_ptr<CppType>(),                       \
-                                  out.data_ptr<CppType>(), Ind, M.Shape, P,    \
-                                  ChannelsLast);
-    SK_POOL_CASE(uint8_t, Byte)
-    SK_POOL_CASE(int8_t, Char)
-    SK_POOL_CASE(int16_t, Short)
-    SK_POOL_CASE(int32_t, Int)
-    SK_POOL_CASE(int64_t, Long)
-    SK_POOL_CASE(Half, Half)
-    SK_POOL_CASE(BFloat16, BFloat16)
-    SK_POOL_CASE(float, Float)
-    SK_POOL_CASE(double, Double)
-#undef SK_POOL_CASE
-  default:
-    SK_INTERNAL_ASSERT(false, "max_pool: dtype checked by the meta function");
-  }
+  dispatchDtypes<dtypes::All>(
+      self.scalar_type(), "max_pool_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        maxPoolKernel<T>(X.data_ptr<T>(), out.data_ptr<T>(), Ind, M.Shape, P,
+                         ChannelsLast);
+      });
 }
 
 } // namespace

@@ -253,18 +253,8 @@ void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
     hostSoftmax(In.data_ptr<In_t>(), out.data_ptr<In_t>(), Outer, Size, Inner,
                 Log);
   };
-  switch (self.scalar_type()) {
-  case ScalarType::Float:
-    return Run(float{});
-  case ScalarType::Double:
-    return Run(double{});
-  case ScalarType::Half:
-    return Run(Half{});
-  case ScalarType::BFloat16:
-    return Run(BFloat16{});
-  default:
-    SK_INTERNAL_ASSERT(false, "softmax: dtype checked by the meta function");
-  }
+  dispatchDtypes<dtypes::Floating>(
+      self.scalar_type(), Log ? "log_softmax_cpu" : "softmax_cpu", Run);
 }
 
 } // namespace

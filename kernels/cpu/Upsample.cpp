@@ -90,25 +90,11 @@ SK_IMPL_FUNC(upsample_nearest1d_out)
   Tensor X = self.contiguous();
   const void *XData = X.data_ptr();
   void *YData = out.data_ptr();
-  switch (self.itemsize()) {
-  case 1:
-    return gatherRows(static_cast<const uint8_t *>(XData),
-                      static_cast<uint8_t *>(YData), Rows, In, Out, Src.data());
-  case 2:
-    return gatherRows(static_cast<const uint16_t *>(XData),
-                      static_cast<uint16_t *>(YData), Rows, In, Out,
-                      Src.data());
-  case 4:
-    return gatherRows(static_cast<const uint32_t *>(XData),
-                      static_cast<uint32_t *>(YData), Rows, In, Out,
-                      Src.data());
-  case 8:
-    return gatherRows(static_cast<const uint64_t *>(XData),
-                      static_cast<uint64_t *>(YData), Rows, In, Out,
-                      Src.data());
-  default:
-    SK_INTERNAL_ASSERT(false, "upsample_nearest1d: unexpected element size");
-  }
+  dispatchElementSize(self.scalar_type(), [&](auto Tag) {
+    using Word = decltype(Tag);
+    gatherRows(static_cast<const Word *>(XData), static_cast<Word *>(YData),
+               Rows, In, Out, Src.data());
+  });
 }
 
 } // namespace sk

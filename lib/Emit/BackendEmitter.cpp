@@ -26,6 +26,7 @@
 
 #include "CodeWriter.h"
 #include "EmitModel.h"
+#include "RegistrationPlan.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -37,32 +38,6 @@
 using namespace llvm;
 
 namespace skc {
-
-namespace {
-
-/// How one function gets its kernel for a key.
-struct Registration {
-  enum KindTy { Structured, Native, FromFunctional };
-  KindTy Kind;
-  const EmittedFunction *EF;
-  /// Structured and from-functional: the function's group.
-  const NativeFunctionsGroup *G = nullptr;
-  /// Structured: the out= function's kernel (null for Meta). Native: the
-  /// kernel called.
-  const BackendKernel *Kernel = nullptr;
-  /// From-functional: the functional member whose wrapper is called.
-  const EmittedFunction *Functional = nullptr;
-};
-
-/// What one key's files hold, in units that stay in one shard: a group's
-/// registrations call each other's wrappers.
-struct KeyPlan {
-  DispatchKey Key;
-  /// Unit name (sorted) -> registrations in function order.
-  std::map<std::string, std::vector<Registration>> Units;
-};
-
-} // namespace
 
 /// The runtime's spelling of \p K, and of the key a kernel registers under:
 /// the runtime has no CompositeExplicitAutogradNonFunctional (it exists
@@ -78,133 +53,6 @@ static bool usesDeviceGuard(DispatchKey K) {
          K == DispatchKey::PrivateUse2 || K == DispatchKey::PrivateUse3;
 }
 
-/// Whether a kernel registered for \p KernelKey belongs in \p FileKey's
-/// file.
-static bool belongsTo(DispatchKey KernelKey, DispatchKey FileKey) {
-  if (KernelKey == FileKey)
-    return true;
-  return FileKey == DispatchKey::CompositeExplicitAutograd &&
-         KernelKey == DispatchKey::CompositeExplicitAutogradNonFunctional;
-}
-
-static const BackendKernel *findStructuredKernel(const NativeFunction &Out,
-                                                 DispatchKey K) {
-  for (const BackendKernel &B : Out.Dispatch)
-    if (B.Key == K && B.Structured)
-      return &B;
-  return nullptr;
-}
-
-/// Whether the structured machinery can serve \p G: both struct signatures
-/// exist in runtime types, and so does every member's dispatcher signature.
-static bool canEmitStructured(const EmitModel &EM,
-                              const NativeFunctionsGroup &G) {
-  if (!G.isStructured())
-    return false;
-  if (std::holds_alternative<UnsupportedType>(getMetaSignature(G)) ||
-      std::holds_alternative<UnsupportedType>(getImplSignature(G)))
-    return false;
-  for (const NativeFunction *F : G.getFunctions())
-    if (F != G.Mutable && !EM.lookup(F))
-      return false;
-  return true;
-}
-
-/// The from-functional registration of \p F (the out= or inplace member of
-/// its group) for \p Key, when the functional member has a native kernel
-/// for the key and \p F has none.
-static std::optional<Registration>
-getFromFunctional(const EmitModel &EM, const EmittedFunction &EF,
-                  DispatchKey Key) {
-  const NativeFunction &F = *EF.F;
-  const NativeFunctionsGroup *G = F.Group;
-  if (!G || (&F != G->Out && &F != G->Inplace) || F.findKernel(Key))
-    return std::nullopt;
-  // A composite kernel the author wrote serves every backend: a generated
-  // backend wrapper would override it. An implicit one counts when the
-  // sources define it.
-  if (any_of(F.Dispatch, [&](const BackendKernel &B) {
-        return isAliasKey(B.Key) &&
-               (B.Implicit ? EM.isImplicitKernelDefined(B)
-                           : EM.isKernelRegistered(F, B));
-      }))
-    return std::nullopt;
-  const NativeFunction &Functional = *G->Functional;
-  const BackendKernel *K = Functional.findKernel(Key);
-  if (!K || K->Structured || !EM.isKernelRegistered(Functional, *K))
-    return std::nullopt;
-  const EmittedFunction *FEF = EM.lookup(&Functional);
-  if (!FEF)
-    return std::nullopt;
-  // The functional wrapper takes arguments of the same names, and returns
-  // one tensor per written argument.
-  for (const KernelParamSpec &P : FEF->Sig.Params)
-    if (none_of(EF.Sig.Params,
-                [&](const KernelParamSpec &Q) { return Q.Name == P.Name; }))
-      return std::nullopt;
-  size_t Written = count_if(EF.getSchema().Arguments,
-                            [](const Argument &A) { return A.isWrite(); });
-  const FunctionSchema &FS = Functional.getSchema();
-  if (Written == 0 || FS.Returns.size() != Written ||
-      any_of(FS.Returns, [](const Return &R) {
-        return !R.Ty->isBase(BaseTypeKind::Tensor);
-      }))
-    return std::nullopt;
-  if (&F == G->Inplace && Written != 1)
-    return std::nullopt;
-  Registration R{Registration::FromFunctional, &EF};
-  R.G = G;
-  R.Functional = FEF;
-  return R;
-}
-
-static KeyPlan planKey(const EmitModel &EM, DispatchKey Key) {
-  KeyPlan Plan{Key, {}};
-  bool IsBackend = Key != DispatchKey::CompositeImplicitAutograd &&
-                   Key != DispatchKey::CompositeExplicitAutograd;
-  for (const EmittedFunction &EF : EM.getFunctions()) {
-    const NativeFunction &F = *EF.F;
-    const NativeFunctionsGroup *G = F.Group;
-    std::string Unit = G ? EM.lookup(G->Functional)
-                               ? EM.lookup(G->Functional)->Ident
-                               : EF.Ident
-                         : EF.Ident;
-    if (IsBackend && G && F.Group->Out && canEmitStructured(EM, *G) &&
-        &F != G->Mutable) {
-      const BackendKernel *K = findStructuredKernel(*G->Out, Key);
-      if (K || Key == DispatchKey::Meta) {
-        Registration R{Registration::Structured, &EF};
-        R.G = G;
-        R.Kernel = K;
-        Plan.Units[Unit].push_back(R);
-        continue;
-      }
-    }
-    bool Found = false;
-    for (const BackendKernel &K : F.Dispatch) {
-      if (K.Structured || !belongsTo(K.Key, Key) ||
-          !EM.isKernelRegistered(F, K))
-        continue;
-      Registration R{Registration::Native, &EF};
-      R.Kernel = &K;
-      Plan.Units[Unit].push_back(R);
-      Found = true;
-      break;
-    }
-    if (Found || !IsBackend)
-      continue;
-    if (std::optional<Registration> R = getFromFunctional(EM, EF, Key))
-      Plan.Units[Unit].push_back(*R);
-  }
-  // A from-functional wrapper calls its unit's functional wrapper, which
-  // must come first (sum.IntList_out sorts before sum.dim_IntList).
-  for (auto &[Name, Regs] : Plan.Units)
-    std::stable_partition(Regs.begin(), Regs.end(), [](const Registration &R) {
-      return R.EF->F->Kind == SchemaKind::Functional;
-    });
-  return Plan;
-}
-
 //===----------------------------------------------------------------------===//
 // Wrapper bodies
 //===----------------------------------------------------------------------===//
@@ -216,7 +64,8 @@ static std::string getWrapperName(DispatchKey Key, const EmittedFunction &EF) {
 static bool isTensorLike(const CppType &T) {
   StringRef Q = T.Qualified;
   return Q == "const ::sk::Tensor &" || Q == "::sk::Tensor &" ||
-         Q == "const ::std::optional<::sk::Tensor> &" || Q == "::sk::TensorList";
+         Q == "const ::std::optional<::sk::Tensor> &" ||
+         Q == "::sk::TensorList";
 }
 
 /// The device check of a device-guard backend: out arguments first, then
@@ -249,7 +98,8 @@ static void writeDeviceGuard(raw_ostream &OS, const EmittedFunction &EF) {
     return;
   const FunctionSchema &S = EF.getSchema();
   for (const KernelParamSpec &P : EF.Sig.Params)
-    if (P.Name == "device" && P.Type.Qualified == "::std::optional<::sk::Device>") {
+    if (P.Name == "device" &&
+        P.Type.Qualified == "::std::optional<::sk::Device>") {
       OS << "  ::sk::OptionalDeviceGuard device_guard(device);\n";
       return;
     }
@@ -287,8 +137,7 @@ static void writeReturnOfWritten(raw_ostream &OS, const EmittedFunction &EF) {
   if (Written.size() == 1)
     OS << "  return " << Written[0] << ";\n";
   else
-    OS << "  return ::std::forward_as_tuple(" << join(Written, ", ")
-       << ");\n";
+    OS << "  return ::std::forward_as_tuple(" << join(Written, ", ") << ");\n";
 }
 
 /// The variant struct a structured wrapper instantiates.
@@ -299,9 +148,8 @@ static std::string getVariantType(DispatchKey Key, const Registration &R) {
                            : "::sk::native::structured_" + R.Kernel->Kernel;
   StringRef Variant = R.EF->F->Kind == SchemaKind::Functional
                           ? "FunctionalVariant"
-                      : R.EF->F->Kind == SchemaKind::Inplace
-                          ? "InplaceVariant"
-                          : "OutVariant";
+                      : R.EF->F->Kind == SchemaKind::Inplace ? "InplaceVariant"
+                                                             : "OutVariant";
   return formatv("::sk::impl::{0}<{1}, ::sk::DispatchKey::{2}, {3}, {4}>",
                  Variant, Parent, getDispatchKeyName(Key),
                  G.Out->StructuredInherits.empty() ? "false" : "true",
@@ -341,10 +189,10 @@ static void writeStructuredWrapper(raw_ostream &OS, DispatchKey Key,
       if (!P.SchemaArg)
         ImplArgs.push_back("precompute." + P.Name);
       else if (P.SchemaArg->IsOut)
-        ImplArgs.push_back(
-            formatv(IsFunctional ? "op.outputs_[{0}]" : "op.maybe_get_output({0})",
-                    OutputIdx++)
-                .str());
+        ImplArgs.push_back(formatv(IsFunctional ? "op.outputs_[{0}]"
+                                                : "op.maybe_get_output({0})",
+                                   OutputIdx++)
+                               .str());
       else
         ImplArgs.push_back(P.Name);
     }
@@ -403,8 +251,8 @@ static void writeFromFunctionalWrapper(raw_ostream &OS, DispatchKey Key,
   OS << "  auto result = " << getWrapperName(Key, *R.Functional) << '('
      << R.Functional->getArgNames() << ");\n";
   SmallVector<std::string, 2> Written = getWrittenArgs(EF);
-  StringRef Copy = EF.F->Kind == SchemaKind::Inplace ? "copy_to_inplace"
-                                                     : "copy_to_out";
+  StringRef Copy =
+      EF.F->Kind == SchemaKind::Inplace ? "copy_to_inplace" : "copy_to_out";
   if (Written.size() == 1)
     OS << formatv("  ::sk::impl::{0}(result, {1});\n", Copy, Written[0]);
   else
@@ -451,8 +299,8 @@ static void writeDirectEntryPoints(raw_ostream &OS, const EmitModel &EM,
       OS << ";\n";
       continue;
     }
-    OS << " {\n  return " << getWrapperName(Key, EF) << '('
-       << EF.getArgNames() << ");\n}\n";
+    OS << " {\n  return " << getWrapperName(Key, EF) << '(' << EF.getArgNames()
+       << ");\n}\n";
   }
 }
 
@@ -565,8 +413,8 @@ void emitBackendFiles(const EmitModel &EM, DispatchKey Key,
   std::string Stem = ("Register" + getDispatchKeyName(Key)).str();
   auto Shards = shardUnits(Plan, N);
   for (unsigned I = 0; I != N; ++I)
-    Files.push_back(emitRegistrationShard(EM, Plan, Shards[I],
-                                          getShardedName(Stem, I, N)));
+    Files.push_back(
+        emitRegistrationShard(EM, Plan, Shards[I], getShardedName(Stem, I, N)));
   Files.push_back(emitKeyFunctionsHeader(EM, Plan));
 }
 

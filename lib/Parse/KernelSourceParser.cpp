@@ -27,6 +27,8 @@
 #include "skc/Parse/KernelSourceParser.h"
 #include "skc/Basic/Diagnostic.h"
 
+#include "DtypeDispatchFinder.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -908,7 +910,8 @@ public:
   KernelDeclExtractor(clang::ASTContext &Ctx, ParseSession &Session,
                       std::vector<KernelDecl> &Found)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
-        Session(Session), Found(Found) {
+        Session(Session), Found(Found),
+        Dtypes([this](SourceLocation Loc) { return isAuthorCode(Loc); }) {
     // Canonical types as Sema compares them: desugared (typedefs and
     // aliases resolved, int64_t is long), every scope spelled from the
     // global namespace without a leading "::", no class-key.
@@ -934,6 +937,9 @@ public:
 
 private:
   void fillParams(const clang::FunctionDecl &FD, KernelDecl &K);
+  /// Whether \p Loc is in the kernel sources or their own headers: not a
+  /// system header, the runtime's or a generated one.
+  bool isAuthorCode(SourceLocation Loc) const;
   std::string canonical(clang::QualType T) const {
     return T.getCanonicalType().getAsString(Canonical);
   }
@@ -952,6 +958,7 @@ private:
   ParseSession &Session;
   std::vector<KernelDecl> &Found;
   clang::PrintingPolicy Canonical{LO};
+  DtypeDispatchFinder Dtypes;
 };
 
 } // namespace
@@ -1042,8 +1049,25 @@ bool KernelDeclExtractor::VisitFunctionDecl(clang::FunctionDecl *FD) {
       writtenType(FD->getReturnTypeSourceRange(), FD->getReturnType());
   K.CanonicalReturnType = canonical(FD->getReturnType());
   BodyFactCollector(*FD, Ctx, Session.Locs, K.Facts).collect(FD->getBody());
+  if (K.Kind != KernelDeclKind::Meta && !FD->isInvalidDecl())
+    K.Dtypes = Dtypes.findDtypes(*FD);
   Found.push_back(std::move(K));
   return true;
+}
+
+bool KernelDeclExtractor::isAuthorCode(SourceLocation Loc) const {
+  SourceLocation File = SM.getExpansionLoc(Loc);
+  if (SM.isInSystemHeader(File))
+    return false;
+  StringRef Name = SM.getFilename(File);
+  auto IsUnder = [&](StringRef Dir) {
+    if (Dir.empty() || !Name.starts_with(Dir) || Name.size() == Dir.size())
+      return false;
+    return sys::path::is_separator(Dir.back()) ||
+           sys::path::is_separator(Name[Dir.size()]);
+  };
+  return !IsUnder(Session.Options.RuntimeIncludeDir) &&
+         !IsUnder(Session.Options.GeneratedIncludeDir);
 }
 
 void KernelDeclExtractor::fillParams(const clang::FunctionDecl &FD,

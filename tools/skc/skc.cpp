@@ -20,6 +20,7 @@
 #include "skc/Basic/TextDiagnosticPrinter.h"
 #include "skc/Basic/VerifyDiagnosticConsumer.h"
 #include "skc/Config.h"
+#include "skc/Emit/CoverageReport.h"
 #include "skc/Emit/Emitters.h"
 #include "skc/Parse/KernelSourceParser.h"
 #include "skc/Parse/SchemaFile.h"
@@ -79,6 +80,15 @@ cl::opt<bool> PrintStats("print-stats",
                          cl::desc("Print counts of functions, kinds, groups "
                                   "and structured kernels to stdout"),
                          cl::cat(SkcCategory));
+
+cl::opt<std::string> CoverageReport(
+    "coverage-report",
+    cl::desc("Print the coverage matrix as a Markdown table: per operator, "
+             "the variants (functional, inplace, out=) each backend, Meta "
+             "and the composite keys have a kernel for, and the dtypes the "
+             "given sources' kernels dispatch on; to stdout, or with "
+             "=FILE into FILE (rewritten only when it changes)"),
+    cl::value_desc("file"), cl::ValueOptional, cl::cat(SkcCategory));
 
 cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(SkcCategory));
@@ -527,6 +537,25 @@ int main(int argc, char **argv) {
   }
   if (PrintStats)
     printStats(computeStats(Model), outs());
+  if (!Sources.empty()) {
+    Opts.DefinedNativeKernels.emplace();
+    for (const KernelDecl &D : Facts.Decls)
+      if (D.Kind == KernelDeclKind::Native)
+        Opts.DefinedNativeKernels->insert(D.Name);
+  }
+  if (CoverageReport.getNumOccurrences()) {
+    if (CoverageReport.empty()) {
+      printCoverageReport(Model, Opts, Facts.Decls, !Sources.empty(), outs());
+    } else {
+      GeneratedFile Report{sys::path::filename(CoverageReport).str(), ""};
+      raw_string_ostream OS(Report.Contents);
+      printCoverageReport(Model, Opts, Facts.Decls, !Sources.empty(), OS);
+      SmallString<256> Dir(CoverageReport);
+      sys::path::remove_filename(Dir);
+      if (Error E = writeIfChanged(Dir.empty() ? "." : Dir.str(), Report))
+        return Fail(std::move(E));
+    }
+  }
 
   if (!MetaTestsPath.empty()) {
     SmallString<256> Dir(MetaTestsPath);
@@ -538,12 +567,6 @@ int main(int argc, char **argv) {
   }
   if (OutputDir.empty())
     return ExitClean;
-  if (!Sources.empty()) {
-    Opts.DefinedNativeKernels.emplace();
-    for (const KernelDecl &D : Facts.Decls)
-      if (D.Kind == KernelDeclKind::Native)
-        Opts.DefinedNativeKernels->insert(D.Name);
-  }
   std::vector<GeneratedFile> Files = emitAll(Model, Opts);
   for (const GeneratedFile &F : Files)
     if (Error E = writeIfChanged(OutputDir, F))

@@ -122,6 +122,11 @@ struct KernelDecl {
   std::string ReturnTypeAsWritten;
   std::string CanonicalReturnType;
   std::vector<BodyFact> Facts;
+  /// Impl and Native: the dtypes the kernel computes on, by their
+  /// sk::ScalarType names ("Half", "Float") in that enum's order, as its
+  /// dispatch calls name them (lib/Parse/DtypeDispatchFinder.h); empty when
+  /// it reaches none.
+  std::vector<std::string> Dtypes;
 
   /// Why a definition is invalid, and who reports it.
   enum InvalidReasonKind : uint8_t {

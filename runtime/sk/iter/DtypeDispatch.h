@@ -18,6 +18,14 @@
 /// `"add_cpu" not implemented for 'Bool'`. Unlike visitScalarType, which
 /// visits every dtype, the groups say which dtypes a kernel supports.
 ///
+/// Note [Dtype masks]
+/// A group is a mask with bit `1 << int(ScalarType::X)` set for each dtype
+/// X in it, so a dispatchDtypes call names its dtypes in its template
+/// argument. skc reads that argument from the kernel sources for its
+/// coverage report (`skc --coverage-report`), as it reads visitScalarType
+/// and dispatchElementSize calls, which serve every dtype; kernels switch
+/// on dtypes through these three only, so that the report is complete.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef SK_ITER_DTYPEDISPATCH_H
@@ -33,13 +41,17 @@
 
 namespace sk {
 
-/// The groups of dtypes a kernel dispatches over.
+/// The groups of dtypes a kernel dispatches over (Note [Dtype masks]).
 namespace dtypes {
+/// The mask of one dtype.
+constexpr unsigned of(ScalarType T) { return 1u << static_cast<int>(T); }
 /// float, double, float16, bfloat16.
-inline constexpr unsigned Floating = 1;
+inline constexpr unsigned Floating =
+    of(kFloat) | of(kDouble) | of(kHalf) | of(kBFloat16);
 /// uint8, int8, int16, int32, int64.
-inline constexpr unsigned Integral = 2;
-inline constexpr unsigned Bool = 4;
+inline constexpr unsigned Integral =
+    of(kByte) | of(kChar) | of(kShort) | of(kInt) | of(kLong);
+inline constexpr unsigned Bool = of(kBool);
 inline constexpr unsigned All = Floating | Integral;
 } // namespace dtypes
 
@@ -59,54 +71,38 @@ constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 /// \p Groups (dtypes::...); else throwDtypeNotImplemented(\p Name).
 template <unsigned Groups, typename Fn>
 void dispatchDtypes(ScalarType Dtype, const char *Name, Fn &&F) {
-  constexpr bool WithFloating = Groups & dtypes::Floating;
-  constexpr bool WithIntegral = Groups & dtypes::Integral;
-  constexpr bool WithBool = Groups & dtypes::Bool;
   switch (Dtype) {
-  case kBool:
-    if constexpr (WithBool)
-      return F(bool{});
+#define SK_DISPATCH_CASE(CppType, Name, PyName)                                \
+  case ScalarType::Name:                                                       \
+    if constexpr ((Groups & dtypes::of(ScalarType::Name)) != 0)                \
+      return F(CppType{});                                                     \
     break;
-  case kByte:
-    if constexpr (WithIntegral)
-      return F(uint8_t{});
-    break;
-  case kChar:
-    if constexpr (WithIntegral)
-      return F(int8_t{});
-    break;
-  case kShort:
-    if constexpr (WithIntegral)
-      return F(int16_t{});
-    break;
-  case kInt:
-    if constexpr (WithIntegral)
-      return F(int32_t{});
-    break;
-  case kLong:
-    if constexpr (WithIntegral)
-      return F(int64_t{});
-    break;
-  case kHalf:
-    if constexpr (WithFloating)
-      return F(Half{});
-    break;
-  case kBFloat16:
-    if constexpr (WithFloating)
-      return F(BFloat16{});
-    break;
-  case kFloat:
-    if constexpr (WithFloating)
-      return F(float{});
-    break;
-  case kDouble:
-    if constexpr (WithFloating)
-      return F(double{});
-    break;
-  default:
+    SK_FORALL_SCALAR_TYPES(SK_DISPATCH_CASE)
+#undef SK_DISPATCH_CASE
+  case ScalarType::Undefined:
     break;
   }
   throwDtypeNotImplemented(Name, Dtype);
+}
+
+/// Calls \p F with a value of the unsigned integer type as wide as
+/// \p Dtype, for kernels that move elements without computing on them
+/// (gather, upsample_nearest): one instantiation per element size serves
+/// every dtype.
+template <typename Fn>
+decltype(auto) dispatchElementSize(ScalarType Dtype, Fn &&F) {
+  switch (elementSize(Dtype)) {
+  case 1:
+    return F(uint8_t{});
+  case 2:
+    return F(uint16_t{});
+  case 4:
+    return F(uint32_t{});
+  default:
+    SK_INTERNAL_ASSERT(elementSize(Dtype) == 8, "no dtype is ",
+                       elementSize(Dtype), " bytes wide");
+    return F(uint64_t{});
+  }
 }
 
 } // namespace sk

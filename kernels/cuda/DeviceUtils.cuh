@@ -1,4 +1,4 @@
-//===--- DeviceUtils.cuh - Helpers of the CUDA kernels ----------*- CUDA -*-===//
+//===--- DeviceUtils.cuh - Helpers of the CUDA kernels ---------*- CUDA -*-===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -42,28 +42,16 @@ namespace cuda_kernels {
 
 /// The device type of the host element type \p T: __half and
 /// __nv_bfloat16 for sk::Half and sk::BFloat16 (same bits), else T.
-template <typename T> struct DeviceElementOf {
-  using type = T;
-};
-template <> struct DeviceElementOf<Half> {
-  using type = __half;
-};
-template <> struct DeviceElementOf<BFloat16> {
-  using type = __nv_bfloat16;
-};
+template <typename T> struct DeviceElementOf { using type = T; };
+template <> struct DeviceElementOf<Half> { using type = __half; };
+template <> struct DeviceElementOf<BFloat16> { using type = __nv_bfloat16; };
 template <typename T> using DeviceElement = typename DeviceElementOf<T>::type;
 
 /// The accumulation type of the device type \p T: float for the 16-bit
 /// floats, else T (opmath_type on the device).
-template <typename T> struct AccTypeOf {
-  using type = T;
-};
-template <> struct AccTypeOf<__half> {
-  using type = float;
-};
-template <> struct AccTypeOf<__nv_bfloat16> {
-  using type = float;
-};
+template <typename T> struct AccTypeOf { using type = T; };
+template <> struct AccTypeOf<__half> { using type = float; };
+template <> struct AccTypeOf<__nv_bfloat16> { using type = float; };
 template <typename T> using AccType = typename AccTypeOf<T>::type;
 
 template <typename T> __device__ __forceinline__ AccType<T> toAcc(T V) {
@@ -107,8 +95,8 @@ constexpr int64_t kMaxBlocks = 65535;
 
 /// Blocks of kThreads for \p N elements, at least one.
 inline unsigned blocksFor(int64_t N, int Threads = kThreads) {
-  return static_cast<unsigned>(std::clamp<int64_t>(
-      (N + Threads - 1) / Threads, int64_t(1), kMaxBlocks));
+  return static_cast<unsigned>(
+      std::clamp<int64_t>((N + Threads - 1) / Threads, int64_t(1), kMaxBlocks));
 }
 
 inline cudaStream_t currentStream() { return cuda::getCurrentCUDAStream(); }
@@ -125,8 +113,7 @@ __device__ __forceinline__ int64_t gridStride() {
 
 /// The sum of \p V over the block (every thread gets it). \p Shared holds
 /// 32 values; blockDim.x is a multiple of 32.
-template <typename A>
-__device__ A blockReduceSum(A V, A *Shared) {
+template <typename A> __device__ A blockReduceSum(A V, A *Shared) {
   for (int Offset = 16; Offset > 0; Offset /= 2)
     V += __shfl_down_sync(0xffffffffu, V, Offset);
   int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
@@ -147,8 +134,7 @@ __device__ A blockReduceSum(A V, A *Shared) {
 
 /// The maximum of \p V over the block (NaN ignored unless every value is
 /// NaN), as blockReduceSum.
-template <typename A>
-__device__ A blockReduceMax(A V, A *Shared) {
+template <typename A> __device__ A blockReduceMax(A V, A *Shared) {
   auto Max = [](A X, A Y) { return (X > Y || Y != Y) ? X : Y; };
   for (int Offset = 16; Offset > 0; Offset /= 2)
     V = Max(V, __shfl_down_sync(0xffffffffu, V, Offset));
@@ -231,9 +217,8 @@ public:
   DeviceErrorFlag()
       : Storage(cuda::CUDACachingAllocator::allocateTempStorage(
             2 * sizeof(unsigned long long))) {
-    SK_CUDA_CHECK(cudaMemsetAsync(Storage.get(), 0,
-                                  2 * sizeof(unsigned long long),
-                                  currentStream()));
+    SK_CUDA_CHECK(cudaMemsetAsync(
+        Storage.get(), 0, 2 * sizeof(unsigned long long), currentStream()));
   }
   /// What kernels take: [0] the flag, [1] the value.
   unsigned long long *get() const {
@@ -258,9 +243,8 @@ private:
 
 /// Raises \p Flag (a DeviceErrorFlag) with the non-zero \p Code and
 /// \p Value, unless another thread did first.
-__device__ __forceinline__ void raiseError(unsigned long long *Flag,
-                                           unsigned long long Code,
-                                           int64_t Value) {
+__device__ __forceinline__ void
+raiseError(unsigned long long *Flag, unsigned long long Code, int64_t Value) {
   if (atomicCAS(Flag, 0ull, Code) == 0ull)
     Flag[1] = static_cast<unsigned long long>(Value);
 }

@@ -71,8 +71,8 @@ __global__ void embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1,
   using A = AccType<T>;
   for (int64_t Bag = blockIdx.x; Bag < NumBags; Bag += gridDim.x) {
     int64_t Start = static_cast<int64_t>(Off[Bag]);
-    int64_t Stop = Bag + 1 < NumOffsets ? static_cast<int64_t>(Off[Bag + 1])
-                                        : NumIndices;
+    int64_t Stop =
+        Bag + 1 < NumOffsets ? static_cast<int64_t>(Off[Bag + 1]) : NumIndices;
     for (int64_t J = threadIdx.x; J < D; J += blockDim.x) {
       A Acc = 0;
       int64_t Count = 0, ArgMax = 0;
@@ -125,12 +125,12 @@ SK_IMPL_FUNC(embedding_out_cuda)
     using IndexT = decltype(IndexTag);
     dispatchElementSize(weight.scalar_type(), [&](auto Tag) {
       using Word = decltype(Tag);
-      embeddingKernel<Word, IndexT><<<blocksFor(N * D), kThreads, 0,
-                                      currentStream()>>>(
-          static_cast<const Word *>(weight.data_ptr()),
-          static_cast<const IndexT *>(Idx.data_ptr()),
-          static_cast<Word *>(Out.get().data_ptr()), N, D, weight.size(0),
-          weight.stride(0), weight.stride(1), Flag.get());
+      embeddingKernel<Word, IndexT>
+          <<<blocksFor(N * D), kThreads, 0, currentStream()>>>(
+              static_cast<const Word *>(weight.data_ptr()),
+              static_cast<const IndexT *>(Idx.data_ptr()),
+              static_cast<Word *>(Out.get().data_ptr()), N, D, weight.size(0),
+              weight.stride(0), weight.stride(1), Flag.get());
       SK_CUDA_KERNEL_LAUNCH_CHECK();
     });
   };
@@ -215,8 +215,7 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
         auto Run = [&](auto IndexTag) {
           using IndexT = decltype(IndexTag);
           embeddingBagKernel<E, IndexT>
-              <<<blocksFor(NumBags, 1), reduceThreads(D), 0,
-                 currentStream()>>>(
+              <<<blocksFor(NumBags, 1), reduceThreads(D), 0, currentStream()>>>(
                   devicePtr<T>(weight), weight.stride(0), weight.stride(1),
                   static_cast<const IndexT *>(Idx.data_ptr()),
                   static_cast<const IndexT *>(Off.data_ptr()), N, BagOffsets,

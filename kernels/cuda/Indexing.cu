@@ -87,12 +87,12 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
     using IndexT = decltype(IndexTag);
     dispatchElementSize(Out.scalar_type(), [&](auto Tag) {
       using Word = decltype(Tag);
-      gatherKernel<Word, IndexT><<<blocksFor(N), kThreads, 0,
-                                   currentStream()>>>(
-          static_cast<Word *>(Out.data_ptr()),
-          static_cast<const Word *>(Src.data_ptr()),
-          static_cast<const IndexT *>(Index.data_ptr()), G, N, S.DimSize,
-          S.DimStride, S.WrapNegative, Flag.get());
+      gatherKernel<Word, IndexT>
+          <<<blocksFor(N), kThreads, 0, currentStream()>>>(
+              static_cast<Word *>(Out.data_ptr()),
+              static_cast<const Word *>(Src.data_ptr()),
+              static_cast<const IndexT *>(Index.data_ptr()), G, N, S.DimSize,
+              S.DimStride, S.WrapNegative, Flag.get());
       SK_CUDA_KERNEL_LAUNCH_CHECK();
     });
   };
@@ -159,17 +159,16 @@ Selection selectNonzero(const Tensor &X) {
   int64_t *Flags = static_cast<int64_t *>(S.Flags.get());
   visitScalarType(X.scalar_type(), [&](auto Tag) {
     using E = decltype(Tag);
-    flagKernel<DeviceElement<E>><<<blocksFor(N), kThreads, 0, Stream>>>(
-        devicePtr<E>(X), G, N, Flags);
+    flagKernel<DeviceElement<E>>
+        <<<blocksFor(N), kThreads, 0, Stream>>>(devicePtr<E>(X), G, N, Flags);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   });
   int64_t *Positions = static_cast<int64_t *>(S.Positions.get());
   size_t TempBytes = 0;
   SK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, TempBytes, Flags,
                                               Positions, N, Stream));
-  DataPtr Temp =
-      cuda::CUDACachingAllocator::allocateTempStorage(std::max<size_t>(
-          TempBytes, 1));
+  DataPtr Temp = cuda::CUDACachingAllocator::allocateTempStorage(
+      std::max<size_t>(TempBytes, 1));
   SK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(Temp.get(), TempBytes, Flags,
                                               Positions, N, Stream));
   return S;

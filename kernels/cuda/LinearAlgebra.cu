@@ -90,12 +90,8 @@ BlasOperand blasOperand(const Tensor &T) {
           Packed};
 }
 
-template <typename T> struct CublasScalar {
-  using type = float;
-};
-template <> struct CublasScalar<double> {
-  using type = double;
-};
+template <typename T> struct CublasScalar { using type = float; };
+template <> struct CublasScalar<double> { using type = double; };
 
 /// C = Beta * C + Alpha * A B through cuBLAS (Note [cuBLAS operands]), for
 /// K > 0. \p T is float, double, Half or BFloat16.
@@ -136,8 +132,7 @@ void cublasGemm(const Tensor &C, const Tensor &A, const Tensor &B,
         static_cast<const double *>(OB.Data), Ldb, OB.BatchStride, &BetaV,
         static_cast<double *>(C.data_ptr()), Ldc, C.stride(0), Batch));
   } else {
-    cudaDataType_t Type =
-        std::is_same_v<T, Half> ? CUDA_R_16F : CUDA_R_16BF;
+    cudaDataType_t Type = std::is_same_v<T, Half> ? CUDA_R_16F : CUDA_R_16BF;
     SK_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
         Handle, OA.Op, OB.Op, M, N, K, &AlphaV, OA.Data, Type, Lda,
         OA.BatchStride, OB.Data, Type, Ldb, OB.BatchStride, &BetaV,
@@ -171,9 +166,9 @@ MatStrides matStrides(const Tensor &T) {
 /// never reads C.
 template <typename D>
 __global__ void plainGemmKernel(D *C, const D *A, const D *B, int64_t Batch,
-                                int64_t M, int64_t N, int64_t K,
-                                MatStrides SC, MatStrides SA, MatStrides SB,
-                                GemmAcc<D> Alpha, GemmAcc<D> Beta) {
+                                int64_t M, int64_t N, int64_t K, MatStrides SC,
+                                MatStrides SA, MatStrides SB, GemmAcc<D> Alpha,
+                                GemmAcc<D> Beta) {
   using Acc = GemmAcc<D>;
   int64_t Total = Batch * M * N;
   for (int64_t L = globalIndex(); L < Total; L += gridStride()) {

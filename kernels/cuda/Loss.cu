@@ -149,9 +149,9 @@ SK_IMPL_FUNC(binary_cross_entropy_out_cuda)
             devicePtr<T>(X), devicePtr<T>(Y),
             W.defined() ? devicePtr<T>(W) : nullptr, N, P, Flag.get());
         SK_CUDA_KERNEL_LAUNCH_CHECK();
-        bceFinishKernel<D><<<1, 1, 0, Stream>>>(
-            P, kReduceBlocks, N, reduction == kReductionMean,
-            devicePtr<T>(out));
+        bceFinishKernel<D><<<1, 1, 0, Stream>>>(P, kReduceBlocks, N,
+                                                reduction == kReductionMean,
+                                                devicePtr<T>(out));
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   throwIfRaised(Flag);

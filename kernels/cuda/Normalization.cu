@@ -199,9 +199,8 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   Tensor Invstd = empty({C}, AccOptions), Alpha = empty({C}, AccOptions),
          Beta = empty({C}, AccOptions);
   if (Training && Count > 0 && C > 0) {
-    channelStatsKernel<D><<<blocksFor(C, 1), reduceThreads(Count), 0,
-                            Stream>>>(devicePtr<T>(X), G, accPtr<A>(Mean),
-                                      accPtr<A>(Squares));
+    channelStatsKernel<D><<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
+        devicePtr<T>(X), G, accPtr<A>(Mean), accPtr<A>(Squares));
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   } else if (Training && C > 0) {
     Mean.zero_();
@@ -257,11 +256,11 @@ SK_IMPL_FUNC(layer_norm_out_cuda)
       input.scalar_type(), "layer_norm_cuda", [&](auto Tag) {
         using T = decltype(Tag);
         using D = DeviceElement<T>;
-        layerNormKernel<D><<<blocksFor(M, 1), reduceThreads(N), 0,
-                             currentStream()>>>(
-            devicePtr<T>(X), G.defined() ? devicePtr<T>(G) : nullptr,
-            B.defined() ? devicePtr<T>(B) : nullptr, devicePtr<T>(Y.get()),
-            devicePtr<T>(Mean.get()), devicePtr<T>(Rstd.get()), M, N, eps);
+        layerNormKernel<D>
+            <<<blocksFor(M, 1), reduceThreads(N), 0, currentStream()>>>(
+                devicePtr<T>(X), G.defined() ? devicePtr<T>(G) : nullptr,
+                B.defined() ? devicePtr<T>(B) : nullptr, devicePtr<T>(Y.get()),
+                devicePtr<T>(Mean.get()), devicePtr<T>(Rstd.get()), M, N, eps);
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   Y.finish();

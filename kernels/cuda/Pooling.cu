@@ -103,8 +103,8 @@ __global__ void maxPoolKernel(const T *X, T *Y, int64_t *Ind, Pool5d In,
     for (int64_t It = Start[0]; It < End[0]; It += P.D[0])
       for (int64_t Ih = Start[1]; Ih < End[1]; Ih += P.D[1])
         for (int64_t Iw = Start[2]; Iw < End[2]; Iw += P.D[2]) {
-          A V = toAcc(Base[It * In.Stride[2] + Ih * In.Stride[3] +
-                           Iw * In.Stride[4]]);
+          A V = toAcc(
+              Base[It * In.Stride[2] + Ih * In.Stride[3] + Iw * In.Stride[4]]);
           if (V > Max || isNaN(V)) {
             Max = V;
             MaxIndex = (It * IH + Ih) * IW + Iw;

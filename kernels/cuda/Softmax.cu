@@ -25,9 +25,13 @@ namespace {
 
 using namespace cuda_kernels;
 
-template <typename A> __device__ __forceinline__ A expAcc(A V) { return exp(V); }
+template <typename A> __device__ __forceinline__ A expAcc(A V) {
+  return exp(V);
+}
 template <> __device__ __forceinline__ float expAcc(float V) { return expf(V); }
-template <typename A> __device__ __forceinline__ A logAcc(A V) { return log(V); }
+template <typename A> __device__ __forceinline__ A logAcc(A V) {
+  return log(V);
+}
 template <> __device__ __forceinline__ float logAcc(float V) { return logf(V); }
 
 /// One block per row of \p Dim contiguous values.
@@ -96,10 +100,9 @@ void launchSoftmax(const Tensor &In, const Tensor &Out, int64_t Outer,
         <<<blocksFor(Outer, 1), reduceThreads(Dim), 0, Stream>>>(
             devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log);
   } else {
-    softmaxColumnsKernel<I, O><<<blocksFor(Outer * Inner), kThreads, 0,
-                                 Stream>>>(devicePtr<InT>(In),
-                                           devicePtr<OutT>(Out), Outer, Dim,
-                                           Inner, Log);
+    softmaxColumnsKernel<I, O>
+        <<<blocksFor(Outer * Inner), kThreads, 0, Stream>>>(
+            devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Inner, Log);
   }
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }

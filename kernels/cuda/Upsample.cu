@@ -59,10 +59,10 @@ SK_IMPL_FUNC(upsample_nearest1d_out_cuda)
   OutputBuffer Y(out);
   dispatchElementSize(self.scalar_type(), [&](auto Tag) {
     using Word = decltype(Tag);
-    upsampleNearest1dKernel<Word><<<blocksFor(Rows * Out), kThreads, 0,
-                                    currentStream()>>>(
-        static_cast<const Word *>(X.data_ptr()),
-        static_cast<Word *>(Y.get().data_ptr()), Rows, In, Out, Scale);
+    upsampleNearest1dKernel<Word>
+        <<<blocksFor(Rows * Out), kThreads, 0, currentStream()>>>(
+            static_cast<const Word *>(X.data_ptr()),
+            static_cast<Word *>(Y.get().data_ptr()), Rows, In, Out, Scale);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   });
   Y.finish();

@@ -25,7 +25,8 @@ using namespace sk::test;
 
 namespace {
 
-Tensor indexTensor(const std::vector<int64_t> &Values, ScalarType Dtype = kLong) {
+Tensor indexTensor(const std::vector<int64_t> &Values,
+                   ScalarType Dtype = kLong) {
   return fromVector(Values, {static_cast<int64_t>(Values.size())}, Dtype);
 }
 
@@ -58,8 +59,8 @@ TEST_P(IndexingCUDATest, IndexSelect_MatchesCPUAlongEveryDim) {
 TEST_P(IndexingCUDATest, TakeAndGather_MatchCPU) {
   ScalarType Dtype = GetParam();
   Tensor Self = randomCPU({3, 4}, Dtype, 3);
-  Tensor TakeIndex = fromVector(std::vector<int64_t>{0, -1, 5, 11, -12, 7},
-                                {2, 3}, kLong);
+  Tensor TakeIndex =
+      fromVector(std::vector<int64_t>{0, -1, 5, 11, -12, 7}, {2, 3}, kLong);
   expectEqual(sk::take(toCUDA(Self), toCUDA(TakeIndex)),
               sk::take(Self, TakeIndex));
   expectEqual(sk::take(toCUDA(Self).t(), toCUDA(TakeIndex)),
@@ -104,8 +105,8 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
                   "out of range: tried to access index 12 on a tensor of 12 "
                   "elements.");
   SK_EXPECT_ERROR(
-      sk::gather(Self, 0, toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1},
-                                            kLong))),
+      sk::gather(Self, 0,
+                 toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong))),
       "gather(): index 3 is out of bounds for dimension 0 with size 3");
   // The stream is usable after the error.
   expectEqual(sk::index_select(Self, 0, toCUDA(indexTensor({2}))),
@@ -124,9 +125,9 @@ TEST_P(TensorListsCUDATest, CatAndStack_MatchCPU) {
   Tensor Legacy = sk::empty({0}, TensorOptions(Dtype));
   expectEqual(sk::cat({toCUDA(A), toCUDA(Legacy), toCUDA(C)}, 0),
               sk::cat({A, Legacy, C}, 0));
-  expectEqual(sk::cat({toCUDA(A).transpose(1, 2), toCUDA(C).transpose(1, 2)},
-                      2),
-              sk::cat({A.transpose(1, 2), C.transpose(1, 2)}, 2));
+  expectEqual(
+      sk::cat({toCUDA(A).transpose(1, 2), toCUDA(C).transpose(1, 2)}, 2),
+      sk::cat({A.transpose(1, 2), C.transpose(1, 2)}, 2));
   Tensor D = randomCPU({2, 3, 4}, kDouble, 10);
   expectEqual(sk::cat({toCUDA(A), toCUDA(D)}, -1), sk::cat({A, D}, -1));
   for (int64_t Dim : {0, 1, 3, -1})
@@ -135,8 +136,7 @@ TEST_P(TensorListsCUDATest, CatAndStack_MatchCPU) {
   Tensor Out = sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
   sk::cat_out(Out, CUDAs, 1);
   expectEqual(Out, sk::cat(CPUs, 1));
-  Tensor StackOut =
-      sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
+  Tensor StackOut = sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
   sk::stack_out(StackOut, {toCUDA(A), toCUDA(C)}, 1);
   expectEqual(StackOut, sk::stack({A, C}, 1));
 }

@@ -39,14 +39,13 @@ class MatmulCUDATest : public CUDADtypeTest {};
 
 TEST_P(MatmulCUDATest, Mm_MatchesCPUOverShapesAndLayouts) {
   ScalarType Dtype = GetParam();
-  const int64_t Shapes[][3] = {{3, 4, 5}, {1, 7, 1}, {65, 33, 17}, {3, 0, 4},
-                               {0, 3, 2}, {128, 64, 96}};
+  const int64_t Shapes[][3] = {{3, 4, 5}, {1, 7, 1}, {65, 33, 17},
+                               {3, 0, 4}, {0, 3, 2}, {128, 64, 96}};
   for (const auto &S : Shapes) {
     int64_t M = S[0], K = S[1], N = S[2];
     Tensor A = operand({M, K}, Dtype, 1), B = operand({K, N}, Dtype, 2);
     Tensor Want = sk::mm(A, B);
-    expectClose(sk::mm(toCUDA(A), toCUDA(B)), Want,
-                productTolerance(Dtype, K));
+    expectClose(sk::mm(toCUDA(A), toCUDA(B)), Want, productTolerance(Dtype, K));
     // Transposed operands (cuBLAS's op flags) and the same values.
     Tensor AT = toCUDA(A.t().contiguous()).t();
     Tensor BT = toCUDA(B.t().contiguous()).t();
@@ -69,8 +68,7 @@ TEST_P(MatmulCUDATest, Mm_StridedOperandsAndOut) {
   Tensor Out = OutT.t();
   sk::mm_out(Out, toCUDA(ASlice.contiguous()), toCUDA(B));
   expectClose(Out, Want, productTolerance(Dtype, 5));
-  Tensor Wide =
-      sk::zeros({6, 8}, TensorOptions(Dtype).device(Device("cuda")));
+  Tensor Wide = sk::zeros({6, 8}, TensorOptions(Dtype).device(Device("cuda")));
   Tensor Gapped = Wide.as_strided({6, 4}, {8, 2}, 0);
   sk::mm_out(Gapped, toCUDA(ASlice.contiguous()), toCUDA(B));
   expectClose(Gapped, Want, productTolerance(Dtype, 5));
@@ -101,9 +99,8 @@ TEST_P(MatmulCUDATest, Bmm_MatchesCPUOverBatchLayouts) {
   double Tol = productTolerance(Dtype, 6);
   expectClose(sk::bmm(toCUDA(A), toCUDA(B)), Want, Tol);
   // A batch of transposed matrices, and an expanded (stride 0) batch.
-  Tensor AT = sk::test::transposed(toCUDA(sk::test::transposed(A, 1, 2)
-                                              .contiguous()),
-                                   1, 2);
+  Tensor AT = sk::test::transposed(
+      toCUDA(sk::test::transposed(A, 1, 2).contiguous()), 1, 2);
   expectClose(sk::bmm(AT, toCUDA(B)), Want, Tol);
   Tensor One = operand({1, 6, 3}, Dtype, 11);
   expectClose(sk::bmm(toCUDA(A), toCUDA(One).expand({4, 6, 3})),
@@ -122,7 +119,8 @@ class CdistCUDATest : public CUDADtypeTest {};
 
 TEST_P(CdistCUDATest, CdistForward_MatchesCPUForEveryNorm) {
   ScalarType Dtype = GetParam();
-  Tensor X1 = randomCPU({2, 30, 5}, Dtype, 1), X2 = randomCPU({40, 5}, Dtype, 2);
+  Tensor X1 = randomCPU({2, 30, 5}, Dtype, 1),
+         X2 = randomCPU({40, 5}, Dtype, 2);
   for (double P : {0.0, 1.0, 2.0, 3.0, std::numeric_limits<double>::infinity()})
     for (int64_t Mode : {0, 1, 2})
       expectClose(sk::_cdist_forward(toCUDA(X1), toCUDA(X2), P, Mode),

@@ -95,20 +95,20 @@ TEST_P(FloatingCUDATest, BatchNorm_InferenceAndNoParameters) {
   ScalarType Dtype = GetParam();
   Tensor X = randomCPU({5, 4}, Dtype, 11);
   Tensor RM = randomCPU({4}, Dtype, 12), RV = randomCPU({4}, Dtype, 13, 1, 2);
-  auto [Y, M, I] = sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt,
-                                         toCUDA(RM), toCUDA(RV), false, 0.1,
-                                         1e-5);
+  auto [Y, M, I] =
+      sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, toCUDA(RM),
+                            toCUDA(RV), false, 0.1, 1e-5);
   auto [WantY, WantM, WantI] = sk::native_batch_norm(
       X, std::nullopt, std::nullopt, RM, RV, false, 0.1, 1e-5);
   expectClose(Y, WantY);
   EXPECT_EQ(M.numel(), 0);
   EXPECT_EQ(I.numel(), 0);
-  auto [TY, TM, TI] = sk::native_batch_norm(
-      toCUDA(X), std::nullopt, std::nullopt, std::nullopt, std::nullopt, true,
-      0.1, 1e-5);
+  auto [TY, TM, TI] =
+      sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, std::nullopt,
+                            std::nullopt, true, 0.1, 1e-5);
   expectClose(TY, std::get<0>(sk::native_batch_norm(
-                      X, std::nullopt, std::nullopt, std::nullopt,
-                      std::nullopt, true, 0.1, 1e-5)));
+                      X, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                      true, 0.1, 1e-5)));
 }
 
 TEST_P(FloatingCUDATest, EmbeddingBag_MatchesCPUInEveryMode) {
@@ -131,9 +131,9 @@ TEST_P(FloatingCUDATest, EmbeddingBag_MatchesCPUInEveryMode) {
         expectEqual(std::get<3>(Got), std::get<3>(Want));
       }
     Tensor PerSample = randomCPU({8}, Dtype, 15);
-    auto Got = sk::_embedding_bag(toCUDA(Weight), toCUDA(Indices),
-                                  toCUDA(Offsets), false, 0, false,
-                                  toCUDA(PerSample), true, -1);
+    auto Got =
+        sk::_embedding_bag(toCUDA(Weight), toCUDA(Indices), toCUDA(Offsets),
+                           false, 0, false, toCUDA(PerSample), true, -1);
     auto Want = sk::_embedding_bag(Weight, Indices, Offsets, false, 0, false,
                                    PerSample, true, -1);
     expectClose(std::get<0>(Got), std::get<0>(Want));
@@ -146,12 +146,12 @@ TEST_P(FloatingCUDATest, BinaryCrossEntropy_MatchesCPUForEveryReduction) {
   Tensor Y = randomCPU({4, 7}, Dtype, 17, 0, 1);
   Tensor W = randomCPU({7}, Dtype, 18, 0, 2);
   for (int64_t Reduction : {0, 1, 2}) {
-    expectClose(sk::binary_cross_entropy(toCUDA(X), toCUDA(Y), std::nullopt,
-                                         Reduction),
-                sk::binary_cross_entropy(X, Y, std::nullopt, Reduction));
-    expectClose(sk::binary_cross_entropy(toCUDA(X), toCUDA(Y), toCUDA(W),
-                                         Reduction),
-                sk::binary_cross_entropy(X, Y, W, Reduction));
+    expectClose(
+        sk::binary_cross_entropy(toCUDA(X), toCUDA(Y), std::nullopt, Reduction),
+        sk::binary_cross_entropy(X, Y, std::nullopt, Reduction));
+    expectClose(
+        sk::binary_cross_entropy(toCUDA(X), toCUDA(Y), toCUDA(W), Reduction),
+        sk::binary_cross_entropy(X, Y, W, Reduction));
   }
   Tensor Out = cudaEmpty(Dtype);
   sk::binary_cross_entropy_out(Out, toCUDA(X), toCUDA(Y), std::nullopt, 2);
@@ -192,8 +192,8 @@ TEST_P(AnyDtypeCUDATest, MaxPool_MatchesCPUValuesAndIndices) {
   for (bool ChannelsLast : {false, true}) {
     Tensor In = ChannelsLast ? X.contiguous(MemoryFormat::ChannelsLast) : X;
     for (bool Ceil : {false, true}) {
-      auto Got = sk::max_pool2d_with_indices(toCUDA(In), {3, 2}, {2, 2},
-                                             {1, 1}, {1, 2}, Ceil);
+      auto Got = sk::max_pool2d_with_indices(toCUDA(In), {3, 2}, {2, 2}, {1, 1},
+                                             {1, 2}, Ceil);
       auto Want =
           sk::max_pool2d_with_indices(In, {3, 2}, {2, 2}, {1, 1}, {1, 2}, Ceil);
       expectEqual(std::get<0>(Got), std::get<0>(Want));
@@ -208,9 +208,8 @@ TEST_P(AnyDtypeCUDATest, MaxPool_MatchesCPUValuesAndIndices) {
   Tensor Volume = randomCPU({2, 2, 5, 6, 7}, Dtype, 23, -50, 50);
   auto Got = sk::max_pool3d_with_indices(toCUDA(Volume), {2, 3, 2}, {},
                                          {1, 1, 0}, {1, 1, 2}, true);
-  auto Want =
-      sk::max_pool3d_with_indices(Volume, {2, 3, 2}, {}, {1, 1, 0}, {1, 1, 2},
-                                  true);
+  auto Want = sk::max_pool3d_with_indices(Volume, {2, 3, 2}, {}, {1, 1, 0},
+                                          {1, 1, 2}, true);
   expectEqual(std::get<0>(Got), std::get<0>(Want));
   expectEqual(std::get<1>(Got), std::get<1>(Want));
 }
@@ -225,8 +224,8 @@ class NNErrorsCUDATest : public CUDATest {};
 TEST_F(NNErrorsCUDATest, OutOfRangeValues_ThrowTheCPUErrors) {
   Tensor Weight = toCUDA(randomCPU({4, 2}));
   SK_EXPECT_ERROR(
-      sk::embedding(Weight, toCUDA(fromVector(std::vector<int64_t>{4}, {1},
-                                              kLong))),
+      sk::embedding(Weight,
+                    toCUDA(fromVector(std::vector<int64_t>{4}, {1}, kLong))),
       "index out of range in self");
   Tensor X = toCUDA(fromVector(std::vector<double>{0.5, 1.5}, {2}, kFloat));
   Tensor Y = toCUDA(fromVector(std::vector<double>{0.5, 0.5}, {2}, kFloat));
@@ -235,11 +234,10 @@ TEST_F(NNErrorsCUDATest, OutOfRangeValues_ThrowTheCPUErrors) {
   SK_EXPECT_ERROR(sk::binary_cross_entropy(Y, X, std::nullopt, 0),
                   "all elements of target should be between 0 and 1");
   SK_EXPECT_ERROR(
-      sk::_embedding_bag(Weight,
-                         toCUDA(fromVector(std::vector<int64_t>{0, 7}, {2},
-                                           kLong)),
-                         toCUDA(fromVector(std::vector<int64_t>{0}, {1}, kLong)),
-                         false, 0, false, std::nullopt, false, -1),
+      sk::_embedding_bag(
+          Weight, toCUDA(fromVector(std::vector<int64_t>{0, 7}, {2}, kLong)),
+          toCUDA(fromVector(std::vector<int64_t>{0}, {1}, kLong)), false, 0,
+          false, std::nullopt, false, -1),
       "but found idx to be 7");
 }
 

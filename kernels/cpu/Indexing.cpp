@@ -125,10 +125,13 @@ template <typename T> static bool isNonzero(const char *P) {
     return V != T(0);
 }
 
-/// The number of non-zero elements of the CPU tensor \p T, any strides
-/// (an expanded mask counts its repeated elements). Reads the data: see
-/// Note [Data-dependent output shapes].
+/// The number of non-zero elements of \p T, any strides (an expanded mask
+/// counts its repeated elements). Reads the data: see Note [Data-dependent
+/// output shapes]. A tensor on another device (CUDA) is counted from a
+/// copy on the CPU.
 static int64_t countNonzero(const Tensor &T) {
+  if (!T.device().is_cpu())
+    return countNonzero(T.to(Device(DeviceType::CPU)));
   int64_t Count = 0;
   visitScalarType(T.scalar_type(), [&](auto Tag) {
     using E = decltype(Tag);

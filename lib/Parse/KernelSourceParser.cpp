@@ -1230,6 +1230,37 @@ static bool isCUDASource(const tooling::CommandLineArguments &Args,
   return false;
 }
 
+/// Returns whether \p Arg is a flag of nvcc's own that Clang does not
+/// accept; CMake writes compile commands of .cu sources for nvcc.
+static bool isNvccOnlyFlag(StringRef Arg) {
+  return Arg == "-forward-unknown-to-host-compiler" ||
+         Arg == "--extended-lambda" || Arg == "--expt-relaxed-constexpr" ||
+         Arg.starts_with("--generate-code") || Arg.starts_with("-gencode") ||
+         Arg.starts_with("-arch=") || Arg.starts_with("--gpu-architecture") ||
+         Arg.starts_with("-rdc=") || Arg.starts_with("--relocatable-device");
+}
+
+/// \p Args without the flags only nvcc understands, and with `-x cu`
+/// spelled `-x cuda`; other commands unchanged.
+static tooling::CommandLineArguments
+withoutNvccFlags(const tooling::CommandLineArguments &Args) {
+  if (Args.empty() || sys::path::stem(Args.front()) != "nvcc")
+    return Args;
+  tooling::CommandLineArguments Result;
+  for (size_t I = 0, E = Args.size(); I != E; ++I) {
+    if (isNvccOnlyFlag(Args[I]))
+      continue;
+    if (Args[I] == "-x" && I + 1 != E && Args[I + 1] == "cu") {
+      Result.push_back("-x");
+      Result.push_back("cuda");
+      ++I;
+      continue;
+    }
+    Result.push_back(Args[I]);
+  }
+  return Result;
+}
+
 static bool hasLanguageStandard(const tooling::CommandLineArguments &Args) {
   return any_of(Args, [](StringRef A) {
     return A.starts_with("-std=") || A.starts_with("--std=") || A == "-std" ||
@@ -1242,7 +1273,9 @@ static bool hasLanguageStandard(const tooling::CommandLineArguments &Args) {
 /// author's flags can still override the rest.
 static tooling::ArgumentsAdjuster
 getKernelFlagsAdjuster(const KernelSourceOptions &Options) {
-  return [Options](const tooling::CommandLineArguments &Args, StringRef File) {
+  return [Options](const tooling::CommandLineArguments &OriginalArgs,
+                   StringRef File) {
+    tooling::CommandLineArguments Args = withoutNvccFlags(OriginalArgs);
     tooling::CommandLineArguments Prefix;
     if (!Options.GeneratedIncludeDir.empty())
       Prefix.push_back("-I" + Options.GeneratedIncludeDir);

@@ -9,10 +9,16 @@
 /// convert to float for arithmetic, which is how the kernels compute with
 /// them (PyTorch's opmath). Conversions round to nearest even.
 ///
+/// Under nvcc (and Clang's CUDA mode) the conversions are also __device__
+/// functions, so CUDA kernels load, convert and store the same types;
+/// SK_HOST_DEVICE marks them. Host code computes exactly as without CUDA.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef SK_CORE_HALF_H
 #define SK_CORE_HALF_H
+
+#include "sk/util/HostDevice.h"
 
 #include <cstdint>
 #include <cstring>
@@ -21,18 +27,26 @@
 namespace sk {
 
 namespace detail {
-inline uint32_t floatBits(float F) {
+SK_HOST_DEVICE inline uint32_t floatBits(float F) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(F);
+#else
   uint32_t U;
   std::memcpy(&U, &F, sizeof U);
   return U;
+#endif
 }
-inline float bitsFloat(uint32_t U) {
+SK_HOST_DEVICE inline float bitsFloat(uint32_t U) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(U);
+#else
   float F;
   std::memcpy(&F, &U, sizeof F);
   return F;
+#endif
 }
 
-inline uint16_t floatToHalfBits(float F) {
+SK_HOST_DEVICE inline uint16_t floatToHalfBits(float F) {
   uint32_t X = floatBits(F);
   uint32_t Sign = (X >> 16) & 0x8000u;
   uint32_t Abs = X & 0x7fffffffu;
@@ -49,7 +63,7 @@ inline uint16_t floatToHalfBits(float F) {
   return Sign | static_cast<uint16_t>(Mantissa >> 13);
 }
 
-inline float halfBitsToFloat(uint16_t H) {
+SK_HOST_DEVICE inline float halfBitsToFloat(uint16_t H) {
   uint32_t Sign = static_cast<uint32_t>(H & 0x8000u) << 16;
   uint32_t Exp = (H >> 10) & 0x1fu;
   uint32_t Mantissa = H & 0x3ffu;
@@ -63,7 +77,7 @@ inline float halfBitsToFloat(uint16_t H) {
   return bitsFloat(Sign | ((Exp + 112) << 23) | (Mantissa << 13));
 }
 
-inline uint16_t floatToBFloat16Bits(float F) {
+SK_HOST_DEVICE inline uint16_t floatToBFloat16Bits(float F) {
   uint32_t X = floatBits(F);
   if ((X & 0x7fffffffu) > 0x7f800000u) // NaN
     return 0x7fc0u;
@@ -76,9 +90,11 @@ struct alignas(2) Half {
   uint16_t X = 0;
 
   Half() = default;
-  Half(float F) : X(detail::floatToHalfBits(F)) {}
-  operator float() const { return detail::halfBitsToFloat(X); }
-  static Half fromBits(uint16_t Bits) {
+  SK_HOST_DEVICE Half(float F) : X(detail::floatToHalfBits(F)) {}
+  SK_HOST_DEVICE operator float() const {
+    return detail::halfBitsToFloat(X);
+  }
+  SK_HOST_DEVICE static Half fromBits(uint16_t Bits) {
     Half H;
     H.X = Bits;
     return H;
@@ -89,11 +105,11 @@ struct alignas(2) BFloat16 {
   uint16_t X = 0;
 
   BFloat16() = default;
-  BFloat16(float F) : X(detail::floatToBFloat16Bits(F)) {}
-  operator float() const {
+  SK_HOST_DEVICE BFloat16(float F) : X(detail::floatToBFloat16Bits(F)) {}
+  SK_HOST_DEVICE operator float() const {
     return detail::bitsFloat(static_cast<uint32_t>(X) << 16);
   }
-  static BFloat16 fromBits(uint16_t Bits) {
+  SK_HOST_DEVICE static BFloat16 fromBits(uint16_t Bits) {
     BFloat16 B;
     B.X = Bits;
     return B;

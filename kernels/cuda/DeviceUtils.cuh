@@ -1,0 +1,284 @@
+//===--- DeviceUtils.cuh - Helpers of the CUDA kernels ---------*- CUDA -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What the CUDA impls of the linear algebra, indexing, tensor list and NN
+/// families share: the device type of a dtype (sk::Half is __half's bits),
+/// conversions to and from the accumulation type, launch sizes, block
+/// reductions, the strided geometry of a tensor as a kernel argument, a
+/// device-side error flag, and a contiguous stand-in for an out= tensor of
+/// other strides.
+///
+/// Kernels choose the C++ type of a dtype through sk::dispatchDtypes and
+/// friends (docs/kernels.md#dtypes), then map it with DeviceType.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_KERNELS_CUDA_DEVICEUTILS_CUH
+#define SKC_KERNELS_CUDA_DEVICEUTILS_CUH
+
+#include "sk/core/Tensor.h"
+#include "sk/cuda/CUDACachingAllocator.h"
+#include "sk/cuda/CUDAException.h"
+#include "sk/cuda/CUDAStream.h"
+#include "sk/ops/Factories.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+namespace sk {
+namespace cuda_kernels {
+
+//===--- Types ------------------------------------------------------------===//
+
+/// The device type of the host element type \p T: __half and
+/// __nv_bfloat16 for sk::Half and sk::BFloat16 (same bits), else T.
+template <typename T> struct DeviceElementOf { using type = T; };
+template <> struct DeviceElementOf<Half> { using type = __half; };
+template <> struct DeviceElementOf<BFloat16> { using type = __nv_bfloat16; };
+template <typename T> using DeviceElement = typename DeviceElementOf<T>::type;
+
+/// The accumulation type of the device type \p T: float for the 16-bit
+/// floats, else T (opmath_type on the device).
+template <typename T> struct AccTypeOf { using type = T; };
+template <> struct AccTypeOf<__half> { using type = float; };
+template <> struct AccTypeOf<__nv_bfloat16> { using type = float; };
+template <typename T> using AccType = typename AccTypeOf<T>::type;
+
+template <typename T> __device__ __forceinline__ AccType<T> toAcc(T V) {
+  return static_cast<AccType<T>>(V);
+}
+template <> __device__ __forceinline__ float toAcc(__half V) {
+  return __half2float(V);
+}
+template <> __device__ __forceinline__ float toAcc(__nv_bfloat16 V) {
+  return __bfloat162float(V);
+}
+
+/// \p V converted to the device type \p T (round to nearest even).
+template <typename T, typename A> __device__ __forceinline__ T fromAcc(A V) {
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half_rn(static_cast<float>(V));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(static_cast<float>(V));
+  else
+    return static_cast<T>(V);
+}
+
+/// Whether \p V is NaN; integers never are.
+template <typename A> __device__ __forceinline__ bool isNaN(A V) {
+  if constexpr (std::is_floating_point_v<A>)
+    return V != V;
+  else
+    return false;
+}
+
+/// A device pointer to the elements of \p T as the device type of E.
+template <typename E> DeviceElement<E> *devicePtr(const Tensor &T) {
+  return static_cast<DeviceElement<E> *>(T.data_ptr());
+}
+
+//===--- Launches ---------------------------------------------------------===//
+
+constexpr int kThreads = 256;
+/// Grids are capped here; kernels loop with a grid stride over the rest.
+constexpr int64_t kMaxBlocks = 65535;
+
+/// Blocks of kThreads for \p N elements, at least one.
+inline unsigned blocksFor(int64_t N, int Threads = kThreads) {
+  return static_cast<unsigned>(
+      std::clamp<int64_t>((N + Threads - 1) / Threads, int64_t(1), kMaxBlocks));
+}
+
+inline cudaStream_t currentStream() { return cuda::getCurrentCUDAStream(); }
+
+/// The global index of this thread and the grid's stride, as int64.
+__device__ __forceinline__ int64_t globalIndex() {
+  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+}
+__device__ __forceinline__ int64_t gridStride() {
+  return int64_t(gridDim.x) * blockDim.x;
+}
+
+//===--- Block reductions -------------------------------------------------===//
+
+/// The sum of \p V over the block (every thread gets it). \p Shared holds
+/// 32 values; blockDim.x is a multiple of 32.
+template <typename A> __device__ A blockReduceSum(A V, A *Shared) {
+  for (int Offset = 16; Offset > 0; Offset /= 2)
+    V += __shfl_down_sync(0xffffffffu, V, Offset);
+  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
+  __syncthreads(); // Shared may still be read by a previous reduction.
+  if (Lane == 0)
+    Shared[Warp] = V;
+  __syncthreads();
+  int Warps = blockDim.x / 32;
+  V = threadIdx.x < Warps ? Shared[threadIdx.x] : A(0);
+  if (Warp == 0)
+    for (int Offset = 16; Offset > 0; Offset /= 2)
+      V += __shfl_down_sync(0xffffffffu, V, Offset);
+  if (threadIdx.x == 0)
+    Shared[0] = V;
+  __syncthreads();
+  return Shared[0];
+}
+
+/// The maximum of \p V over the block (NaN ignored unless every value is
+/// NaN), as blockReduceSum.
+template <typename A> __device__ A blockReduceMax(A V, A *Shared) {
+  auto Max = [](A X, A Y) { return (X > Y || Y != Y) ? X : Y; };
+  for (int Offset = 16; Offset > 0; Offset /= 2)
+    V = Max(V, __shfl_down_sync(0xffffffffu, V, Offset));
+  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
+  __syncthreads();
+  if (Lane == 0)
+    Shared[Warp] = V;
+  __syncthreads();
+  int Warps = blockDim.x / 32;
+  V = threadIdx.x < Warps ? Shared[threadIdx.x] : Shared[0];
+  if (Warp == 0)
+    for (int Offset = 16; Offset > 0; Offset /= 2)
+      V = Max(V, __shfl_down_sync(0xffffffffu, V, Offset));
+  if (threadIdx.x == 0)
+    Shared[0] = V;
+  __syncthreads();
+  return Shared[0];
+}
+
+/// Threads for a block that reduces rows of \p N elements: a multiple of
+/// 32, at most 512.
+inline int reduceThreads(int64_t N) {
+  int T = 32;
+  while (T < 512 && T < N)
+    T *= 2;
+  return T;
+}
+
+//===--- Strided geometry -------------------------------------------------===//
+
+/// PyTorch's MAX_DIMS.
+constexpr int kMaxDims = 25;
+
+/// The sizes of an iteration space of up to kMaxDims dimensions, and the
+/// element strides of up to N tensors over it, by value as a kernel
+/// argument.
+template <int N> struct StridedGeometry {
+  int Rank;
+  int64_t Sizes[kMaxDims];
+  int64_t Strides[N][kMaxDims];
+
+  /// The element offset in each tensor of the \p Linear-th element in
+  /// row-major order.
+  __device__ void offsets(int64_t Linear, int64_t (&Out)[N]) const {
+    for (int I = 0; I < N; ++I)
+      Out[I] = 0;
+    for (int D = Rank - 1; D >= 0; --D) {
+      int64_t Coord = Linear % Sizes[D];
+      Linear /= Sizes[D];
+      for (int I = 0; I < N; ++I)
+        Out[I] += Coord * Strides[I][D];
+    }
+  }
+};
+
+/// The geometry of \p Sizes and the strides of \p Tensors (each with the
+/// rank of Sizes).
+template <int N>
+StridedGeometry<N> stridedGeometry(IntArrayRef Sizes,
+                                   const Tensor *const (&Tensors)[N]) {
+  SK_CHECK(Sizes.size() <= size_t(kMaxDims), "CUDA kernels support at most ",
+           kMaxDims, " dimensions, but got ", Sizes.size());
+  StridedGeometry<N> G{};
+  G.Rank = static_cast<int>(Sizes.size());
+  for (int D = 0; D < G.Rank; ++D) {
+    G.Sizes[D] = Sizes[D];
+    for (int I = 0; I < N; ++I)
+      G.Strides[I][D] = Tensors[I]->stride(D);
+  }
+  return G;
+}
+
+//===--- Device error flag ------------------------------------------------===//
+
+/// A flag a kernel raises with a value (an index out of range, say), read
+/// on the host after the kernel: the host waits for the stream. When
+/// several threads raise it, one of their values is kept.
+class DeviceErrorFlag {
+public:
+  DeviceErrorFlag()
+      : Storage(cuda::CUDACachingAllocator::allocateTempStorage(
+            2 * sizeof(unsigned long long))) {
+    SK_CUDA_CHECK(cudaMemsetAsync(
+        Storage.get(), 0, 2 * sizeof(unsigned long long), currentStream()));
+  }
+  /// What kernels take: [0] the flag, [1] the value.
+  unsigned long long *get() const {
+    return static_cast<unsigned long long *>(Storage.get());
+  }
+  /// The raised code and value, if a kernel raised the flag.
+  std::optional<std::pair<int64_t, int64_t>> read() const {
+    unsigned long long Host[2] = {0, 0};
+    cudaStream_t Stream = currentStream();
+    SK_CUDA_CHECK(cudaMemcpyAsync(Host, Storage.get(), sizeof Host,
+                                  cudaMemcpyDeviceToHost, Stream));
+    SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
+    if (Host[0] == 0)
+      return std::nullopt;
+    return std::make_pair(static_cast<int64_t>(Host[0]),
+                          static_cast<int64_t>(Host[1]));
+  }
+
+private:
+  DataPtr Storage;
+};
+
+/// Raises \p Flag (a DeviceErrorFlag) with the non-zero \p Code and
+/// \p Value, unless another thread did first.
+__device__ __forceinline__ void
+raiseError(unsigned long long *Flag, unsigned long long Code, int64_t Value) {
+  if (atomicCAS(Flag, 0ull, Code) == 0ull)
+    Flag[1] = static_cast<unsigned long long>(Value);
+}
+
+//===--- Outputs ----------------------------------------------------------===//
+
+/// The tensor a kernel writes for \p Out: Out itself when it has the
+/// strides \p Format gives its sizes, else a temporary of that layout
+/// that finish() copies into Out.
+class OutputBuffer {
+public:
+  explicit OutputBuffer(const Tensor &Out,
+                        MemoryFormat Format = MemoryFormat::Contiguous)
+      : Out(Out) {
+    if (Out.is_contiguous(Format))
+      Buffer = Out;
+    else
+      Buffer = empty(Out.sizes(), Out.options().memory_format(Format));
+  }
+  const Tensor &get() const { return Buffer; }
+  /// Whether the kernel writes a temporary; copy Out into it first where
+  /// the kernel reads the output.
+  bool isTemporary() const { return !Buffer.is_same(Out); }
+  void finish() const {
+    if (isTemporary())
+      Out.copy_(Buffer);
+  }
+
+private:
+  Tensor Out;
+  Tensor Buffer;
+};
+
+} // namespace cuda_kernels
+} // namespace sk
+
+#endif // SKC_KERNELS_CUDA_DEVICEUTILS_CUH

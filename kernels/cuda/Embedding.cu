@@ -1,0 +1,239 @@
+//===--- Embedding.cu - embedding and _embedding_bag on CUDA --------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The CUDA impls of embedding and _embedding_bag (meta functions in the
+/// CPU file).
+///
+/// embedding copies weight rows as elements of the dtype's size, one
+/// thread per output element; an index out of range raises a device flag
+/// and the impl throws the CPU's error after the kernel.
+///
+/// _embedding_bag checks its offsets and indices on the host, from host
+/// copies of the two index tensors, with the CPU's messages (they are
+/// read there anyway for offset2bag, which is computed on the host as the
+/// CPU kernel does and copied back). The bags are reduced on the device:
+/// one block per bag, threads along the embedding dimension, accumulating
+/// in float32 for the 16-bit dtypes.
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "DeviceUtils.cuh"
+
+#include <vector>
+
+namespace sk {
+namespace {
+
+using namespace cuda_kernels;
+
+constexpr int64_t kModeMean = 1;
+constexpr int64_t kModeMax = 2;
+
+template <typename Word, typename IndexT>
+__global__ void embeddingKernel(const Word *W, const IndexT *Idx, Word *Out,
+                                int64_t N, int64_t D, int64_t Rows,
+                                int64_t Stride0, int64_t Stride1,
+                                unsigned long long *Flag) {
+  int64_t Total = N * D;
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    int64_t I = L / D, J = L % D;
+    int64_t Row = static_cast<int64_t>(Idx[I]);
+    if (Row < 0 || Row >= Rows) {
+      raiseError(Flag, 1, Row);
+      continue;
+    }
+    Out[L] = W[Row * Stride0 + J * Stride1];
+  }
+}
+
+/// Index \p I of the int32 or int64 host array \p Data.
+int64_t indexAt(const void *Data, bool IsLong, int64_t I) {
+  return IsLong ? static_cast<const int64_t *>(Data)[I]
+                : static_cast<const int32_t *>(Data)[I];
+}
+
+/// One block per bag, threads along D. Offsets has \p NumOffsets entries;
+/// a bag without a next offset runs to \p NumIndices. Writes Out [B, D],
+/// BagSize [B] and, in max mode, MaxIdx [B, D].
+template <typename T, typename IndexT>
+__global__ void embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1,
+                                   const IndexT *Idx, const IndexT *Off,
+                                   int64_t NumIndices, int64_t NumOffsets,
+                                   int64_t NumBags, int64_t D, int64_t Mode,
+                                   const T *PerSample, int64_t PaddingIdx,
+                                   T *Out, IndexT *BagSize, IndexT *MaxIdx) {
+  using A = AccType<T>;
+  for (int64_t Bag = blockIdx.x; Bag < NumBags; Bag += gridDim.x) {
+    int64_t Start = static_cast<int64_t>(Off[Bag]);
+    int64_t Stop =
+        Bag + 1 < NumOffsets ? static_cast<int64_t>(Off[Bag + 1]) : NumIndices;
+    for (int64_t J = threadIdx.x; J < D; J += blockDim.x) {
+      A Acc = 0;
+      int64_t Count = 0, ArgMax = 0;
+      for (int64_t I = Start; I < Stop; ++I) {
+        int64_t Row = static_cast<int64_t>(Idx[I]);
+        if (Row == PaddingIdx)
+          continue;
+        A V = toAcc(W[Row * WS0 + J * WS1]);
+        if (Mode == kModeMax) {
+          // The first row of a bag sets the maximum; NaN wins.
+          if (Count == 0 || V > Acc || V != V) {
+            Acc = V;
+            ArgMax = Row;
+          }
+        } else {
+          Acc += (PerSample ? toAcc(PerSample[I]) : A(1)) * V;
+        }
+        ++Count;
+      }
+      if (Mode == kModeMean && Count > 0)
+        Acc /= A(Count);
+      Out[Bag * D + J] = fromAcc<T>(Acc);
+      if (Mode == kModeMax && Count > 0)
+        MaxIdx[Bag * D + J] = static_cast<IndexT>(ArgMax);
+      if (J == 0)
+        BagSize[Bag] = static_cast<IndexT>(Count);
+    }
+    if (D == 0 && threadIdx.x == 0) {
+      int64_t Count = 0;
+      for (int64_t I = Start; I < Stop; ++I)
+        Count += static_cast<int64_t>(Idx[I]) != PaddingIdx;
+      BagSize[Bag] = static_cast<IndexT>(Count);
+    }
+  }
+}
+
+} // namespace
+
+SK_IMPL_FUNC(embedding_out_cuda)
+(const Tensor &weight, const Tensor &indices, int64_t padding_idx,
+ bool scale_grad_by_freq, bool sparse, const Tensor &out) {
+  int64_t N = indices.numel();
+  int64_t D = weight.size(1);
+  if (N == 0 || D == 0)
+    return;
+  Tensor Idx = indices.contiguous();
+  OutputBuffer Out(out);
+  DeviceErrorFlag Flag;
+  auto Run = [&](auto IndexTag) {
+    using IndexT = decltype(IndexTag);
+    dispatchElementSize(weight.scalar_type(), [&](auto Tag) {
+      using Word = decltype(Tag);
+      embeddingKernel<Word, IndexT>
+          <<<blocksFor(N * D), kThreads, 0, currentStream()>>>(
+              static_cast<const Word *>(weight.data_ptr()),
+              static_cast<const IndexT *>(Idx.data_ptr()),
+              static_cast<Word *>(Out.get().data_ptr()), N, D, weight.size(0),
+              weight.stride(0), weight.stride(1), Flag.get());
+      SK_CUDA_KERNEL_LAUNCH_CHECK();
+    });
+  };
+  if (Idx.scalar_type() == kLong)
+    Run(int64_t{});
+  else
+    Run(int32_t{});
+  if (Flag.read())
+    SK_CHECK_INDEX(false, "index out of range in self");
+  Out.finish();
+}
+
+SK_IMPL_FUNC(embedding_bag_out_cuda)
+(const Tensor &weight, const Tensor &indices, const Tensor &offsets,
+ bool scale_grad_by_freq, int64_t mode, bool sparse,
+ OptionalTensorRef per_sample_weights, bool include_last_offset,
+ int64_t padding_idx, const Tensor &out0, const Tensor &out1,
+ const Tensor &out2, const Tensor &out3) {
+  Device Host(DeviceType::CPU);
+  Tensor Idx = indices.contiguous();
+  Tensor Off = offsets.contiguous();
+  Tensor HostIdx = Idx.to(Host), HostOff = Off.to(Host);
+  bool IsLong = Idx.scalar_type() == kLong;
+  const void *IdxData = HostIdx.data_ptr();
+  const void *OffData = HostOff.data_ptr();
+  int64_t N = Idx.numel();
+  int64_t NumOffsets = Off.numel();
+  int64_t NumBags = out0.size(0);
+  int64_t Rows = weight.size(0);
+
+  // The CPU kernel's checks, with its messages.
+  if (NumOffsets > 0) {
+    int64_t First = indexAt(OffData, IsLong, 0);
+    int64_t Last = indexAt(OffData, IsLong, NumOffsets - 1);
+    SK_CHECK(First == 0,
+             "offsets[0] has to be 0, i.e., the first sequence in the "
+             "mini-batch has to start from position 0. However, got ",
+             First);
+    SK_CHECK(Last <= N, "offsets[-1] can not be greater than input's length ",
+             N, " but got offsets[-1] of ", Last);
+  }
+  for (int64_t I = 1; I < NumOffsets; ++I)
+    SK_CHECK(indexAt(OffData, IsLong, I - 1) <= indexAt(OffData, IsLong, I),
+             "embedding_bag(): offsets must be non-decreasing, but offsets[", I,
+             "] < offsets[", I - 1, "]");
+  for (int64_t I = 0; I < N; ++I) {
+    int64_t Row = indexAt(IdxData, IsLong, I);
+    SK_CHECK_INDEX(Row >= 0 && Row < Rows,
+                   "embedding_bag: Expected idx >= 0 && idx < num_embeddings "
+                   "but found idx to be ",
+                   Row);
+  }
+
+  // offset2bag, as the CPU kernel computes it.
+  if (out1.numel() == N && N > 0) {
+    Tensor Bags = empty({N}, HostIdx.options());
+    int64_t Bag = 0;
+    for (int64_t I = 0; I < N; ++I) {
+      while (Bag + 1 < NumOffsets && indexAt(OffData, IsLong, Bag + 1) <= I)
+        ++Bag;
+      if (IsLong)
+        Bags.data_ptr<int64_t>()[I] = Bag;
+      else
+        Bags.data_ptr<int32_t>()[I] = static_cast<int32_t>(Bag);
+    }
+    out1.copy_(Bags);
+  }
+  out3.zero_();
+  if (NumBags == 0)
+    return;
+  int64_t BagOffsets = include_last_offset ? NumOffsets : NumBags;
+  int64_t D = weight.size(1);
+  Tensor PerSample =
+      per_sample_weights ? per_sample_weights->contiguous() : Tensor();
+  OutputBuffer Out(out0), BagSize(out2), MaxIdx(out3);
+  if (MaxIdx.isTemporary())
+    MaxIdx.get().zero_();
+  dispatchDtypes<dtypes::Floating>(
+      weight.scalar_type(), "embedding_bag_cuda", [&](auto Tag) {
+        using T = decltype(Tag);
+        using E = DeviceElement<T>;
+        auto Run = [&](auto IndexTag) {
+          using IndexT = decltype(IndexTag);
+          embeddingBagKernel<E, IndexT>
+              <<<blocksFor(NumBags, 1), reduceThreads(D), 0, currentStream()>>>(
+                  devicePtr<T>(weight), weight.stride(0), weight.stride(1),
+                  static_cast<const IndexT *>(Idx.data_ptr()),
+                  static_cast<const IndexT *>(Off.data_ptr()), N, BagOffsets,
+                  NumBags, D, mode,
+                  PerSample.defined() ? devicePtr<T>(PerSample) : nullptr,
+                  padding_idx, devicePtr<T>(Out.get()),
+                  static_cast<IndexT *>(BagSize.get().data_ptr()),
+                  static_cast<IndexT *>(MaxIdx.get().data_ptr()));
+          SK_CUDA_KERNEL_LAUNCH_CHECK();
+        };
+        if (IsLong)
+          Run(int64_t{});
+        else
+          Run(int32_t{});
+      });
+  Out.finish();
+  BagSize.finish();
+  MaxIdx.finish();
+}
+
+} // namespace sk

@@ -1,0 +1,352 @@
+//===--- LinearAlgebra.cu - mm, bmm, addmm, _cdist_forward on CUDA --------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The CUDA impls of the structured matrix products and of
+/// _cdist_forward. float32 and float64 go to cublas{S,D}gemmStridedBatched,
+/// float16 and bfloat16 to cublasGemmStridedBatchedEx with float32
+/// accumulation (CUBLAS_COMPUTE_32F); integer dtypes, empty contractions
+/// and sizes beyond cuBLAS's int run a plain kernel (one thread per output
+/// element) that accumulates as the CPU loop does. The meta functions are
+/// the CPU file's (kernels/cpu/LinearAlgebra.cpp).
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "DeviceUtils.cuh"
+
+#include "sk/cuda/CUDABlas.h"
+
+#include <climits>
+#include <cmath>
+#include <type_traits>
+
+namespace sk {
+namespace {
+
+using namespace cuda_kernels;
+
+// Note [cuBLAS operands]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// cuBLAS is column-major: C = op(A) op(B) with element (i, j) of a matrix
+// at i + j * ld. The products here see batches of matrices as 3-D tensors
+// [batch, rows, cols] with any strides (a 2-D product is a batch of one),
+// the CUDA mirror of Note [Matrices as strided views] in the CPU file:
+//
+//  - an operand whose rows are unit-stride (column-major) goes as is
+//    (CUBLAS_OP_N); one whose columns are (row-major, a contiguous matrix)
+//    goes with CUBLAS_OP_T; any other is made contiguous first;
+//  - a column-major C is computed directly; a row-major C (the usual
+//    contiguous output) as C^T = B^T A^T, which is column-major, by
+//    swapping the transposed operands; a C that is neither through a
+//    contiguous temporary.
+//
+// Batches go to the strided-batched calls with the tensors' batch strides
+// (0 for an expanded batch).
+
+/// Whether a [batch, rows, cols] tensor's matrices are column-major with a
+/// leading dimension cuBLAS accepts.
+bool isColMajor(const Tensor &T) {
+  return (T.stride(1) == 1 || T.size(1) == 1) &&
+         T.stride(2) >= std::max<int64_t>(1, T.size(1));
+}
+
+/// The leading dimension of a matrix that isColMajor accepts.
+int64_t colMajorLd(const Tensor &T) {
+  return std::max<int64_t>({T.stride(2), T.size(1), 1});
+}
+
+/// Whether every size and stride of \p T fits cuBLAS's int.
+bool fitsCublas(const Tensor &T) {
+  for (int64_t D = 0; D < 3; ++D)
+    if (T.size(D) > INT_MAX || T.stride(D) > INT_MAX)
+      return false;
+  return true;
+}
+
+/// One cuBLAS operand: its data, op and leading dimension; Keep holds a
+/// contiguous copy when the strides left no choice.
+struct BlasOperand {
+  const void *Data;
+  cublasOperation_t Op;
+  int64_t Ld;
+  int64_t BatchStride;
+  Tensor Keep;
+};
+
+BlasOperand blasOperand(const Tensor &T) {
+  if (isColMajor(T))
+    return {T.data_ptr(), CUBLAS_OP_N, colMajorLd(T), T.stride(0), Tensor()};
+  Tensor TT = T.transpose(1, 2);
+  if (isColMajor(TT))
+    return {T.data_ptr(), CUBLAS_OP_T, colMajorLd(TT), T.stride(0), Tensor()};
+  Tensor Packed = T.contiguous();
+  Tensor PT = Packed.transpose(1, 2);
+  return {Packed.data_ptr(), CUBLAS_OP_T, colMajorLd(PT), Packed.stride(0),
+          Packed};
+}
+
+template <typename T> struct CublasScalar { using type = float; };
+template <> struct CublasScalar<double> { using type = double; };
+
+/// C = Beta * C + Alpha * A B through cuBLAS (Note [cuBLAS operands]), for
+/// K > 0. \p T is float, double, Half or BFloat16.
+template <typename T>
+void cublasGemm(const Tensor &C, const Tensor &A, const Tensor &B,
+                const Scalar &Alpha, const Scalar &Beta) {
+  using S = typename CublasScalar<T>::type;
+  S AlphaV = Alpha.to<S>(), BetaV = Beta.to<S>();
+  if (!isColMajor(C)) {
+    Tensor CT = C.transpose(1, 2);
+    if (isColMajor(CT)) {
+      cublasGemm<T>(CT, B.transpose(1, 2), A.transpose(1, 2), Alpha, Beta);
+      return;
+    }
+    Tensor Tmp = empty(C.sizes(), C.options());
+    if (BetaV != S(0))
+      Tmp.copy_(C);
+    cublasGemm<T>(Tmp, A, B, Alpha, Beta);
+    C.copy_(Tmp);
+    return;
+  }
+  BlasOperand OA = blasOperand(A), OB = blasOperand(B);
+  int M = static_cast<int>(C.size(1)), N = static_cast<int>(C.size(2)),
+      K = static_cast<int>(A.size(2)), Batch = static_cast<int>(C.size(0));
+  int Lda = static_cast<int>(OA.Ld), Ldb = static_cast<int>(OB.Ld),
+      Ldc = static_cast<int>(colMajorLd(C));
+  cublasHandle_t Handle = cuda::getCurrentCUDABlasHandle();
+  if constexpr (std::is_same_v<T, float>) {
+    SK_CUBLAS_CHECK(cublasSgemmStridedBatched(
+        Handle, OA.Op, OB.Op, M, N, K, &AlphaV,
+        static_cast<const float *>(OA.Data), Lda, OA.BatchStride,
+        static_cast<const float *>(OB.Data), Ldb, OB.BatchStride, &BetaV,
+        static_cast<float *>(C.data_ptr()), Ldc, C.stride(0), Batch));
+  } else if constexpr (std::is_same_v<T, double>) {
+    SK_CUBLAS_CHECK(cublasDgemmStridedBatched(
+        Handle, OA.Op, OB.Op, M, N, K, &AlphaV,
+        static_cast<const double *>(OA.Data), Lda, OA.BatchStride,
+        static_cast<const double *>(OB.Data), Ldb, OB.BatchStride, &BetaV,
+        static_cast<double *>(C.data_ptr()), Ldc, C.stride(0), Batch));
+  } else {
+    cudaDataType_t Type = std::is_same_v<T, Half> ? CUDA_R_16F : CUDA_R_16BF;
+    SK_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+        Handle, OA.Op, OB.Op, M, N, K, &AlphaV, OA.Data, Type, Lda,
+        OA.BatchStride, OB.Data, Type, Ldb, OB.BatchStride, &BetaV,
+        C.data_ptr(), Type, Ldc, C.stride(0), Batch, CUBLAS_COMPUTE_32F,
+        CUBLAS_GEMM_DEFAULT));
+  }
+}
+
+/// The accumulator of the plain kernel: uint64 for integers (wrapping,
+/// as the CPU loop), float for the 16-bit floats, else the type itself.
+template <typename D>
+using GemmAcc = std::conditional_t<std::is_integral_v<D>, uint64_t, AccType<D>>;
+
+template <typename D> __device__ __forceinline__ GemmAcc<D> gemmLoad(D V) {
+  if constexpr (std::is_integral_v<D>)
+    return static_cast<uint64_t>(V);
+  else
+    return toAcc(V);
+}
+
+/// Strides in elements of a [batch, rows, cols] operand.
+struct MatStrides {
+  int64_t Batch, Row, Col;
+};
+
+MatStrides matStrides(const Tensor &T) {
+  return {T.stride(0), T.stride(1), T.stride(2)};
+}
+
+/// C = Beta * C + Alpha * A B, one thread per element of C; Beta == 0
+/// never reads C.
+template <typename D>
+__global__ void plainGemmKernel(D *C, const D *A, const D *B, int64_t Batch,
+                                int64_t M, int64_t N, int64_t K, MatStrides SC,
+                                MatStrides SA, MatStrides SB, GemmAcc<D> Alpha,
+                                GemmAcc<D> Beta) {
+  using Acc = GemmAcc<D>;
+  int64_t Total = Batch * M * N;
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    int64_t J = L % N, I = (L / N) % M, Bt = L / (M * N);
+    const D *ARow = A + Bt * SA.Batch + I * SA.Row;
+    const D *BCol = B + Bt * SB.Batch + J * SB.Col;
+    Acc Sum = 0;
+    for (int64_t P = 0; P < K; ++P)
+      Sum += gemmLoad(ARow[P * SA.Col]) * gemmLoad(BCol[P * SB.Row]);
+    D &Out = C[Bt * SC.Batch + I * SC.Row + J * SC.Col];
+    Acc V = Alpha * Sum;
+    if (Beta != Acc(0))
+      V += Beta * gemmLoad(Out);
+    Out = fromAcc<D>(V);
+  }
+}
+
+/// The scalar \p S as the plain kernel's accumulator of \p T.
+template <typename T> GemmAcc<DeviceElement<T>> gemmScalar(const Scalar &S) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<uint64_t>(S.to<int64_t>());
+  else
+    return S.to<GemmAcc<DeviceElement<T>>>();
+}
+
+template <typename T>
+void plainGemm(const Tensor &C, const Tensor &A, const Tensor &B,
+               const Scalar &Alpha, const Scalar &Beta) {
+  using D = DeviceElement<T>;
+  int64_t Total = C.numel();
+  plainGemmKernel<D><<<blocksFor(Total), kThreads, 0, currentStream()>>>(
+      devicePtr<T>(C), devicePtr<T>(A), devicePtr<T>(B), C.size(0), C.size(1),
+      C.size(2), A.size(2), matStrides(C), matStrides(A), matStrides(B),
+      gemmScalar<T>(Alpha), gemmScalar<T>(Beta));
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+/// C = Beta * C + Alpha * A B for [batch, rows, cols] tensors of dtype
+/// \p Dtype.
+void gemm(ScalarType Dtype, const Tensor &C, const Tensor &A, const Tensor &B,
+          const Scalar &Beta, const Scalar &Alpha) {
+  if (C.numel() == 0)
+    return;
+  // bool is rejected by the meta functions.
+  dispatchDtypes<dtypes::All>(Dtype, "addmm_cuda", [&](auto Tag) {
+    using T = decltype(Tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      if (A.size(2) > 0 && C.size(0) <= INT_MAX && fitsCublas(C) &&
+          fitsCublas(A) && fitsCublas(B)) {
+        cublasGemm<T>(C, A, B, Alpha, Beta);
+        return;
+      }
+    }
+    plainGemm<T>(C, A, B, Alpha, Beta);
+  });
+}
+
+//===--- cdist ------------------------------------------------------------===//
+
+/// The p-norm a cdist kernel computes.
+enum class NormKind { Zero, One, Two, Inf, General };
+
+/// The distances of [Batch, R1, C] rows to [Batch, R2, C] rows, one thread
+/// per pair. \p ClampSquares: the matrix-product path of the CPU kernel
+/// (Euclid), which clamps squared distances at 1e-30.
+template <typename T>
+__global__ void cdistKernel(const T *X1, const T *X2, T *Out, int64_t Batch,
+                            int64_t R1, int64_t R2, int64_t C, NormKind Kind,
+                            T P, bool ClampSquares) {
+  int64_t Total = Batch * R1 * R2;
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    int64_t J = L % R2, I = (L / R2) % R1, Bt = L / (R1 * R2);
+    const T *A = X1 + (Bt * R1 + I) * C;
+    const T *B = X2 + (Bt * R2 + J) * C;
+    T Sum = 0;
+    for (int64_t K = 0; K < C; ++K) {
+      T Diff = A[K] - B[K];
+      T Abs = Diff < 0 ? -Diff : Diff;
+      switch (Kind) {
+      case NormKind::Zero:
+        Sum += A[K] != B[K] ? T(1) : T(0);
+        break;
+      case NormKind::One:
+        Sum += Abs;
+        break;
+      case NormKind::Two:
+        Sum += Diff * Diff;
+        break;
+      case NormKind::Inf:
+        Sum = Abs > Sum ? Abs : Sum;
+        break;
+      case NormKind::General:
+        Sum += pow(Abs, P);
+        break;
+      }
+    }
+    if (Kind == NormKind::Two)
+      Sum = sqrt(ClampSquares ? (Sum > T(1e-30) ? Sum : T(1e-30)) : Sum);
+    else if (Kind == NormKind::General)
+      Sum = pow(Sum, T(1) / P);
+    Out[L] = Sum;
+  }
+}
+
+NormKind normKind(double P) {
+  if (P == 0)
+    return NormKind::Zero;
+  if (P == 1)
+    return NormKind::One;
+  if (P == 2)
+    return NormKind::Two;
+  if (std::isinf(P))
+    return NormKind::Inf;
+  return NormKind::General;
+}
+
+} // namespace
+
+SK_IMPL_FUNC(mm_out_cuda)
+(const Tensor &self, const Tensor &mat2, const Tensor &out) {
+  gemm(out.scalar_type(), out.unsqueeze(0), self.unsqueeze(0),
+       mat2.unsqueeze(0), /*Beta=*/0, /*Alpha=*/1);
+}
+
+SK_IMPL_FUNC(addmm_out_cuda)
+(const Tensor &self, const Tensor &mat1, const Tensor &mat2, const Scalar &beta,
+ const Scalar &alpha, const Tensor &out) {
+  // beta == 0 ignores self entirely, NaN and infinity included.
+  bool UsesSelf = beta.to<double>() != 0.0;
+  if (UsesSelf && !self.is_same(out))
+    out.copy_(self.expand(out.sizes()));
+  gemm(out.scalar_type(), out.unsqueeze(0), mat1.unsqueeze(0),
+       mat2.unsqueeze(0), UsesSelf ? beta : Scalar(0), alpha);
+}
+
+SK_IMPL_FUNC(bmm_out_cuda)
+(const Tensor &self, const Tensor &mat2, const Tensor &out) {
+  gemm(out.scalar_type(), out, self, mat2, /*Beta=*/0, /*Alpha=*/1);
+}
+
+SK_IMPL_FUNC(cdist_forward_out_cuda)
+(const Tensor &x1, const Tensor &x2, double p,
+ std::optional<int64_t> compute_mode, const Tensor &out) {
+  if (out.numel() == 0)
+    return;
+  int64_t R1 = x1.size(-2), R2 = x2.size(-2), C = x1.size(-1);
+  if (C == 0) {
+    out.zero_();
+    return;
+  }
+  IntArrayRef OutSizes = out.sizes();
+  IntArrayRef BatchShape(OutSizes.data(), OutSizes.size() - 2);
+  int64_t Batch = 1;
+  for (int64_t S : BatchShape)
+    Batch *= S;
+  auto Flatten = [&](const Tensor &X, int64_t Rows) {
+    std::vector<int64_t> Sizes(BatchShape.begin(), BatchShape.end());
+    Sizes.push_back(Rows);
+    Sizes.push_back(C);
+    return X.expand(Sizes).contiguous().view({Batch, Rows, C});
+  };
+  Tensor X1 = Flatten(x1, R1), X2 = Flatten(x2, R2);
+  // The CPU kernel's choice of the matrix-product path for p = 2
+  // (useMatmulForEuclid there), whose clamp this kernel reproduces.
+  int64_t Mode = compute_mode.value_or(0);
+  bool Euclid = p == 2 && (Mode == 1 || (Mode == 0 && (R1 > 25 || R2 > 25)));
+  OutputBuffer Out(out);
+  dispatchDtypes<dtypes::of(kFloat) | dtypes::of(kDouble)>(
+      out.scalar_type(), "cdist_cuda", [&](auto Tag) {
+        using T = decltype(Tag);
+        int64_t Total = Batch * R1 * R2;
+        cdistKernel<T><<<blocksFor(Total), kThreads, 0, currentStream()>>>(
+            X1.data_ptr<T>(), X2.data_ptr<T>(), Out.get().data_ptr<T>(), Batch,
+            R1, R2, C, normKind(p), static_cast<T>(p), Euclid);
+        SK_CUDA_KERNEL_LAUNCH_CHECK();
+      });
+  Out.finish();
+}
+
+} // namespace sk

@@ -1,0 +1,284 @@
+//===--- Normalization.cu - layer_norm and batch_norm on CUDA -------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The CUDA impls of native_layer_norm and native_batch_norm (meta
+/// functions in the CPU file), with the CPU's arithmetic: float32 for the
+/// 16-bit dtypes, two passes for the variance (the mean, then the centred
+/// sum of squares).
+///
+/// layer_norm: one block per row of N = prod(normalized_shape) values.
+///
+/// batch_norm: the input in its suggested memory format is [N, C, S] with
+/// channel stride S (row-major) or 1 (channels last); one block per
+/// channel reduces its N * S values. The per-channel statistics, the
+/// running statistics (updated with PyTorch's momentum rule, unbiased
+/// variance) and the affine factors are small vectors in the accumulation
+/// dtype, converted into the saved statistics and running buffers with
+/// copy_ (they may be float32 beside a 16-bit input, or strided), as the
+/// CPU kernel does.
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "DeviceUtils.cuh"
+
+namespace sk {
+namespace {
+
+using namespace cuda_kernels;
+
+template <typename A> __device__ __forceinline__ A rsqrtAcc(A V) {
+  return A(1) / sqrt(V);
+}
+
+//===--- layer_norm -------------------------------------------------------===//
+
+/// One block per row: Y = (X - mean) * rstd * G + B, Mean and Rstd per
+/// row (of the input's dtype, as the meta function sets them).
+template <typename T>
+__global__ void layerNormKernel(const T *X, const T *G, const T *B, T *Y,
+                                T *Mean, T *Rstd, int64_t M, int64_t N,
+                                double Eps) {
+  using A = AccType<T>;
+  __shared__ A Shared[32];
+  for (int64_t R = blockIdx.x; R < M; R += gridDim.x) {
+    const T *XRow = X + R * N;
+    A Sum = 0;
+    for (int64_t I = threadIdx.x; I < N; I += blockDim.x)
+      Sum += toAcc(XRow[I]);
+    Sum = blockReduceSum(Sum, Shared);
+    // An empty row has no mean; 0 keeps rstd finite (1/sqrt(eps)).
+    A RowMean = N == 0 ? A(0) : Sum / A(N);
+    A Squares = 0;
+    for (int64_t I = threadIdx.x; I < N; I += blockDim.x) {
+      A D = toAcc(XRow[I]) - RowMean;
+      Squares += D * D;
+    }
+    Squares = blockReduceSum(Squares, Shared);
+    A Var = N == 0 ? A(0) : Squares / A(N);
+    A RowRstd = rsqrtAcc((Var > A(0) ? Var : A(0)) + A(Eps));
+    for (int64_t I = threadIdx.x; I < N; I += blockDim.x) {
+      A V = (toAcc(XRow[I]) - RowMean) * RowRstd;
+      if (G)
+        V *= toAcc(G[I]);
+      if (B)
+        V += toAcc(B[I]);
+      Y[R * N + I] = fromAcc<T>(V);
+    }
+    if (threadIdx.x == 0) {
+      Mean[R] = fromAcc<T>(RowMean);
+      Rstd[R] = fromAcc<T>(RowRstd);
+    }
+  }
+}
+
+//===--- batch_norm -------------------------------------------------------===//
+
+/// The geometry of a batch_norm input in its memory format: element
+/// (n, c, s) at n * StrideN + c * StrideC + s * StrideS.
+struct ChannelGeometry {
+  int64_t N, C, S;
+  int64_t StrideN, StrideC, StrideS;
+};
+
+/// One block per channel: its mean and the sum of squared deviations from
+/// it, over N * S values.
+template <typename T>
+__global__ void channelStatsKernel(const T *X, ChannelGeometry G,
+                                   AccType<T> *Mean, AccType<T> *Squares) {
+  using A = AccType<T>;
+  __shared__ A Shared[32];
+  int64_t Count = G.N * G.S;
+  for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
+    const T *Base = X + Ch * G.StrideC;
+    A Sum = 0;
+    for (int64_t I = threadIdx.x; I < Count; I += blockDim.x)
+      Sum += toAcc(Base[(I / G.S) * G.StrideN + (I % G.S) * G.StrideS]);
+    Sum = blockReduceSum(Sum, Shared);
+    A ChMean = Sum / A(Count);
+    A Sq = 0;
+    for (int64_t I = threadIdx.x; I < Count; I += blockDim.x) {
+      A D = toAcc(Base[(I / G.S) * G.StrideN + (I % G.S) * G.StrideS]) - ChMean;
+      Sq += D * D;
+    }
+    Sq = blockReduceSum(Sq, Shared);
+    if (threadIdx.x == 0) {
+      Mean[Ch] = ChMean;
+      Squares[Ch] = Sq;
+    }
+  }
+}
+
+/// Per channel, from the statistics: Invstd (training: from Squares over
+/// Count; inference: from the running variance), the updated running
+/// statistics (training, where given) and the affine factors Alpha, Beta
+/// with out = x * Alpha + Beta. Every pointer but Mean, Invstd, Alpha and
+/// Beta may be null.
+template <typename A>
+__global__ void channelFactorsKernel(int64_t C, bool Training, int64_t Count,
+                                     double Momentum, double Eps, A *Mean,
+                                     const A *Squares, A *RunningMean,
+                                     A *RunningVar, const A *W, const A *B,
+                                     A *Invstd, A *Alpha, A *Beta) {
+  for (int64_t Ch = globalIndex(); Ch < C; Ch += gridStride()) {
+    A Inv;
+    if (Training) {
+      A Var = Count > 0 ? Squares[Ch] / A(Count) : A(0);
+      // PyTorch's InvStd: no variance and no epsilon give 0, not inf.
+      Inv = (Var == A(0) && Eps == 0) || Count == 0 ? A(0)
+                                                    : rsqrtAcc(Var + A(Eps));
+      if (Count > 0 && RunningMean)
+        RunningMean[Ch] =
+            A(Momentum) * Mean[Ch] + A(1 - Momentum) * RunningMean[Ch];
+      if (Count > 0 && RunningVar)
+        RunningVar[Ch] = A(Momentum) * (Squares[Ch] / A(Count - 1)) +
+                         A(1 - Momentum) * RunningVar[Ch];
+    } else {
+      Mean[Ch] = RunningMean[Ch];
+      Inv = rsqrtAcc(RunningVar[Ch] + A(Eps));
+    }
+    Invstd[Ch] = Inv;
+    Alpha[Ch] = Inv * (W ? W[Ch] : A(1));
+    Beta[Ch] = (B ? B[Ch] : A(0)) - Mean[Ch] * Alpha[Ch];
+  }
+}
+
+/// Y = X * Alpha[c] + Beta[c] over dense tensors of the same strides.
+template <typename T>
+__global__ void channelAffineKernel(const T *X, T *Y, int64_t Total,
+                                    ChannelGeometry G, bool ChannelsInner,
+                                    const AccType<T> *Alpha,
+                                    const AccType<T> *Beta) {
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    int64_t Ch = ChannelsInner ? L % G.C : (L / G.S) % G.C;
+    Y[L] = fromAcc<T>(toAcc(X[L]) * Alpha[Ch] + Beta[Ch]);
+  }
+}
+
+/// \p T converted to a contiguous tensor of \p Dtype (copied even when it
+/// already is one when \p Copy), or undefined for an absent \p T.
+Tensor accParam(OptionalTensorRef T, ScalarType Dtype, bool Copy = false) {
+  if (!T)
+    return Tensor();
+  return T->to(Dtype, Copy).contiguous();
+}
+
+template <typename A> A *accPtr(const Tensor &T) {
+  return T.defined() ? T.data_ptr<A>() : nullptr;
+}
+
+template <typename T>
+void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
+                     OptionalTensorRef Bias, OptionalTensorRef RunningMean,
+                     OptionalTensorRef RunningVar, bool Training,
+                     double Momentum, double Eps, const Tensor &Out,
+                     const Tensor &SaveMean, const Tensor &SaveInvstd) {
+  using D = DeviceElement<T>;
+  using A = AccType<D>;
+  ScalarType AccDtype = std::is_same_v<A, double> ? kDouble : kFloat;
+  MemoryFormat Format = Input.suggest_memory_format();
+  Tensor X = Input.contiguous(Format);
+  ChannelGeometry G;
+  G.N = Input.size(0);
+  G.C = Input.size(1);
+  G.S = G.N * G.C == 0 ? 0 : Input.numel() / (G.N * G.C);
+  bool ChannelsInner = Format != MemoryFormat::Contiguous;
+  G.StrideN = G.C * G.S;
+  G.StrideC = ChannelsInner ? 1 : G.S;
+  G.StrideS = ChannelsInner ? G.C : 1;
+  int64_t C = G.C, Count = G.N * G.S;
+  cudaStream_t Stream = currentStream();
+
+  TensorOptions AccOptions = X.options().dtype(AccDtype);
+  Tensor Mean = empty({C}, AccOptions), Squares = empty({C}, AccOptions);
+  Tensor Invstd = empty({C}, AccOptions), Alpha = empty({C}, AccOptions),
+         Beta = empty({C}, AccOptions);
+  if (Training && Count > 0 && C > 0) {
+    channelStatsKernel<D><<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
+        devicePtr<T>(X), G, accPtr<A>(Mean), accPtr<A>(Squares));
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+  } else if (Training && C > 0) {
+    Mean.zero_();
+  }
+  // The running statistics are read (inference) or updated (training) in
+  // the accumulation dtype, then copied back.
+  Tensor RM = accParam(RunningMean, AccDtype, /*Copy=*/true);
+  Tensor RV = accParam(RunningVar, AccDtype, /*Copy=*/true);
+  Tensor W = accParam(Weight, AccDtype), B = accParam(Bias, AccDtype);
+  if (C > 0) {
+    channelFactorsKernel<A><<<blocksFor(C), kThreads, 0, Stream>>>(
+        C, Training, Count, Momentum, Eps, accPtr<A>(Mean), accPtr<A>(Squares),
+        accPtr<A>(RM), accPtr<A>(RV), accPtr<A>(W), accPtr<A>(B),
+        accPtr<A>(Invstd), accPtr<A>(Alpha), accPtr<A>(Beta));
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+  }
+  if (Training) {
+    SaveMean.copy_(Mean);
+    SaveInvstd.copy_(Invstd);
+    if (Count > 0 && RunningMean)
+      RunningMean->copy_(RM);
+    if (Count > 0 && RunningVar)
+      RunningVar->copy_(RV);
+  }
+  int64_t Total = Input.numel();
+  if (Total == 0)
+    return;
+  OutputBuffer Y(Out, Format);
+  channelAffineKernel<D><<<blocksFor(Total), kThreads, 0, Stream>>>(
+      devicePtr<T>(X), devicePtr<T>(Y.get()), Total, G, ChannelsInner,
+      accPtr<A>(Alpha), accPtr<A>(Beta));
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+  Y.finish();
+}
+
+} // namespace
+
+SK_IMPL_FUNC(layer_norm_out_cuda)
+(const Tensor &input, IntArrayRef normalized_shape, OptionalTensorRef weight,
+ OptionalTensorRef bias, double eps, const Tensor &out0, const Tensor &out1,
+ const Tensor &out2) {
+  int64_t Axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
+  int64_t M = 1, N = 1;
+  for (int64_t D = 0; D < input.dim(); ++D)
+    (D < Axis ? M : N) *= input.size(D);
+  if (M == 0)
+    return;
+  Tensor X = input.contiguous();
+  Tensor G = weight ? weight->contiguous() : Tensor();
+  Tensor B = bias ? bias->contiguous() : Tensor();
+  OutputBuffer Y(out0), Mean(out1), Rstd(out2);
+  dispatchDtypes<dtypes::Floating>(
+      input.scalar_type(), "layer_norm_cuda", [&](auto Tag) {
+        using T = decltype(Tag);
+        using D = DeviceElement<T>;
+        layerNormKernel<D>
+            <<<blocksFor(M, 1), reduceThreads(N), 0, currentStream()>>>(
+                devicePtr<T>(X), G.defined() ? devicePtr<T>(G) : nullptr,
+                B.defined() ? devicePtr<T>(B) : nullptr, devicePtr<T>(Y.get()),
+                devicePtr<T>(Mean.get()), devicePtr<T>(Rstd.get()), M, N, eps);
+        SK_CUDA_KERNEL_LAUNCH_CHECK();
+      });
+  Y.finish();
+  Mean.finish();
+  Rstd.finish();
+}
+
+SK_IMPL_FUNC(batch_norm_out_cuda)
+(const Tensor &input, OptionalTensorRef weight, OptionalTensorRef bias,
+ OptionalTensorRef running_mean, OptionalTensorRef running_var, bool training,
+ double momentum, double eps, const Tensor &out, const Tensor &save_mean,
+ const Tensor &save_invstd) {
+  dispatchDtypes<dtypes::Floating>(
+      input.scalar_type(), "batch_norm_cuda", [&](auto Tag) {
+        batchNormKernel<decltype(Tag)>(input, weight, bias, running_mean,
+                                       running_var, training, momentum, eps,
+                                       out, save_mean, save_invstd);
+      });
+}
+
+} // namespace sk

@@ -1,0 +1,150 @@
+//===--- Softmax.cu - _softmax and _log_softmax on CUDA -------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The CUDA impls of _softmax and _log_softmax (meta functions in the CPU
+/// file). The input is read as a contiguous [Outer, Dim, Inner] tensor and
+/// the contiguous output written in the same order. When the reduced
+/// dimension is the innermost (Inner == 1), one block reduces each row
+/// (maximum, then the sum of exponentials); otherwise one thread walks
+/// each column of Dim values. The arithmetic is in float32 for float16,
+/// bfloat16 and float32 inputs, in float64 for float64; half_to_float
+/// writes the float32 result.
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "DeviceUtils.cuh"
+
+namespace sk {
+namespace {
+
+using namespace cuda_kernels;
+
+template <typename A> __device__ __forceinline__ A expAcc(A V) {
+  return exp(V);
+}
+template <> __device__ __forceinline__ float expAcc(float V) { return expf(V); }
+template <typename A> __device__ __forceinline__ A logAcc(A V) {
+  return log(V);
+}
+template <> __device__ __forceinline__ float logAcc(float V) { return logf(V); }
+
+/// One block per row of \p Dim contiguous values.
+template <typename In, typename Out>
+__global__ void softmaxRowsKernel(const In *X, Out *Y, int64_t Rows,
+                                  int64_t Dim, bool Log) {
+  using A = AccType<In>;
+  __shared__ A Shared[32];
+  for (int64_t R = blockIdx.x; R < Rows; R += gridDim.x) {
+    const In *XRow = X + R * Dim;
+    Out *YRow = Y + R * Dim;
+    A Max = -INFINITY;
+    for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x) {
+      A V = toAcc(XRow[I]);
+      Max = (V > Max || V != V) ? V : Max;
+    }
+    Max = blockReduceMax(Max, Shared);
+    A Sum = 0;
+    for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x)
+      Sum += expAcc(toAcc(XRow[I]) - Max);
+    Sum = blockReduceSum(Sum, Shared);
+    A Shift = Max + logAcc(Sum);
+    A Inv = A(1) / Sum;
+    for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x) {
+      A V = toAcc(XRow[I]);
+      YRow[I] = fromAcc<Out>(Log ? V - Shift : expAcc(V - Max) * Inv);
+    }
+  }
+}
+
+/// One thread per column (o, j) of an [Outer, Dim, Inner] tensor.
+template <typename In, typename Out>
+__global__ void softmaxColumnsKernel(const In *X, Out *Y, int64_t Outer,
+                                     int64_t Dim, int64_t Inner, bool Log) {
+  using A = AccType<In>;
+  int64_t Columns = Outer * Inner;
+  for (int64_t C = globalIndex(); C < Columns; C += gridStride()) {
+    int64_t O = C / Inner, J = C % Inner;
+    const In *XCol = X + O * Dim * Inner + J;
+    Out *YCol = Y + O * Dim * Inner + J;
+    A Max = -INFINITY;
+    for (int64_t D = 0; D < Dim; ++D) {
+      A V = toAcc(XCol[D * Inner]);
+      Max = (V > Max || V != V) ? V : Max;
+    }
+    A Sum = 0;
+    for (int64_t D = 0; D < Dim; ++D)
+      Sum += expAcc(toAcc(XCol[D * Inner]) - Max);
+    A Shift = Max + logAcc(Sum);
+    A Inv = A(1) / Sum;
+    for (int64_t D = 0; D < Dim; ++D) {
+      A V = toAcc(XCol[D * Inner]);
+      YCol[D * Inner] = fromAcc<Out>(Log ? V - Shift : expAcc(V - Max) * Inv);
+    }
+  }
+}
+
+template <typename InT, typename OutT>
+void launchSoftmax(const Tensor &In, const Tensor &Out, int64_t Outer,
+                   int64_t Dim, int64_t Inner, bool Log) {
+  using I = DeviceElement<InT>;
+  using O = DeviceElement<OutT>;
+  cudaStream_t Stream = currentStream();
+  if (Inner == 1) {
+    softmaxRowsKernel<I, O>
+        <<<blocksFor(Outer, 1), reduceThreads(Dim), 0, Stream>>>(
+            devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log);
+  } else {
+    softmaxColumnsKernel<I, O>
+        <<<blocksFor(Outer * Inner), kThreads, 0, Stream>>>(
+            devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Inner, Log);
+  }
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
+  if (self.numel() == 0)
+    return;
+  int64_t Dim = maybeWrapDim(dim, self.dim());
+  Tensor In = self.contiguous();
+  int64_t Outer = 1, Inner = 1;
+  for (int64_t D = 0; D < Dim; ++D)
+    Outer *= self.size(D);
+  for (int64_t D = Dim + 1; D < self.dim(); ++D)
+    Inner *= self.size(D);
+  int64_t Size = self.dim() == 0 ? 1 : self.size(Dim);
+  bool ToFloat = out.scalar_type() != self.scalar_type();
+  OutputBuffer Out(out);
+  dispatchDtypes<dtypes::Floating>(
+      self.scalar_type(), Log ? "log_softmax_cuda" : "softmax_cuda",
+      [&](auto Tag) {
+        using T = decltype(Tag);
+        if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+          if (ToFloat) {
+            launchSoftmax<T, float>(In, Out.get(), Outer, Size, Inner, Log);
+            return;
+          }
+        }
+        launchSoftmax<T, T>(In, Out.get(), Outer, Size, Inner, Log);
+      });
+  Out.finish();
+}
+
+} // namespace
+
+SK_IMPL_FUNC(softmax_out_cuda)
+(const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
+  softmaxImpl(self, dim, out, /*Log=*/false);
+}
+
+SK_IMPL_FUNC(log_softmax_out_cuda)
+(const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
+  softmaxImpl(self, dim, out, /*Log=*/true);
+}
+
+} // namespace sk

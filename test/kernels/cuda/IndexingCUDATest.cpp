@@ -1,0 +1,148 @@
+//===--- IndexingCUDATest.cpp - Indexing and tensor lists on CUDA ---------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// index_select, take, gather, masked_select, nonzero, cat and stack on
+/// CUDA against the CPU kernels: dtypes, strided inputs and outputs,
+/// broadcasting, out= variants, and the CPU's errors for indices out of
+/// range.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CUDAKernelTestUtils.h"
+
+#include "Functions.h"
+
+#include "gtest/gtest.h"
+
+#include <vector>
+
+using namespace sk;
+using namespace sk::test;
+
+namespace {
+
+Tensor indexTensor(const std::vector<int64_t> &Values,
+                   ScalarType Dtype = kLong) {
+  return fromVector(Values, {static_cast<int64_t>(Values.size())}, Dtype);
+}
+
+class IndexingCUDATest : public CUDADtypeTest {};
+
+TEST_P(IndexingCUDATest, IndexSelect_MatchesCPUAlongEveryDim) {
+  ScalarType Dtype = GetParam();
+  Tensor Self = randomCPU({4, 5, 6}, Dtype, 1);
+  for (ScalarType IndexType : {kLong, kInt}) {
+    Tensor Index = indexTensor({3, 0, 3, 1}, IndexType);
+    for (int64_t Dim : {0, 1, 2, -1})
+      expectEqual(sk::index_select(toCUDA(Self), Dim, toCUDA(Index)),
+                  sk::index_select(Self, Dim, Index));
+  }
+  // A transposed self, a 0-dim self, an out= of other strides.
+  Tensor T = sk::test::transposed(Self, 0, 2);
+  Tensor Index = indexTensor({1, 2});
+  expectEqual(sk::index_select(toCUDA(Self).transpose(0, 2), 1, toCUDA(Index)),
+              sk::index_select(T, 1, Index));
+  Tensor Scalar0 = randomCPU({}, Dtype, 2);
+  expectEqual(sk::index_select(toCUDA(Scalar0), 0, toCUDA(indexTensor({0}))),
+              sk::index_select(Scalar0, 0, indexTensor({0})));
+  Tensor Matrix = randomCPU({4, 5}, Dtype, 3);
+  Tensor Out = sk::empty({2, 4}, TensorOptions(Dtype).device(Device("cuda")));
+  Tensor OutT = Out.t();
+  sk::index_select_out(OutT, toCUDA(Matrix), 1, toCUDA(Index));
+  expectEqual(OutT, sk::index_select(Matrix, 1, Index));
+}
+
+TEST_P(IndexingCUDATest, TakeAndGather_MatchCPU) {
+  ScalarType Dtype = GetParam();
+  Tensor Self = randomCPU({3, 4}, Dtype, 3);
+  Tensor TakeIndex =
+      fromVector(std::vector<int64_t>{0, -1, 5, 11, -12, 7}, {2, 3}, kLong);
+  expectEqual(sk::take(toCUDA(Self), toCUDA(TakeIndex)),
+              sk::take(Self, TakeIndex));
+  expectEqual(sk::take(toCUDA(Self).t(), toCUDA(TakeIndex)),
+              sk::take(Self.t(), TakeIndex));
+  Tensor GatherIndex =
+      fromVector(std::vector<int64_t>{0, 2, 1, 2, 0, 0}, {2, 3}, kLong);
+  expectEqual(sk::gather(toCUDA(Self), 0, toCUDA(GatherIndex)),
+              sk::gather(Self, 0, GatherIndex));
+  expectEqual(sk::gather(toCUDA(Self), 1, toCUDA(GatherIndex)),
+              sk::gather(Self, 1, GatherIndex));
+}
+
+TEST_P(IndexingCUDATest, MaskedSelectAndNonzero_MatchCPU) {
+  ScalarType Dtype = GetParam();
+  Tensor Self = randomCPU({5, 6}, Dtype, 4, -2, 2);
+  Tensor Mask = sk::gt(randomCPU({6}, kFloat, 5), 0);
+  expectEqual(sk::masked_select(toCUDA(Self), toCUDA(Mask)),
+              sk::masked_select(Self, Mask));
+  expectEqual(sk::masked_select(toCUDA(Self).t(), toCUDA(Mask).unsqueeze(1)),
+              sk::masked_select(Self.t(), Mask.unsqueeze(1)));
+  expectEqual(sk::nonzero(toCUDA(Self)), sk::nonzero(Self));
+  expectEqual(sk::nonzero(toCUDA(Self).t()), sk::nonzero(Self.t()));
+  Tensor Cube = randomCPU({3, 4, 5}, Dtype, 6, -1, 2);
+  expectEqual(sk::nonzero(toCUDA(Cube)), sk::nonzero(Cube));
+  Tensor Zero = sk::zeros({4}, TensorOptions(Dtype));
+  expectEqual(sk::nonzero(toCUDA(Zero)), sk::nonzero(Zero));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, IndexingCUDATest,
+                         ::testing::Values(kFloat, kDouble, kHalf, kBFloat16,
+                                           kInt, kLong, kByte, kBool),
+                         dtypeName);
+
+class IndexingErrorsCUDATest : public CUDATest {};
+
+TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
+  Tensor Self = toCUDA(randomCPU({3, 4}));
+  SK_EXPECT_ERROR(sk::index_select(Self, 1, toCUDA(indexTensor({0, 4}))),
+                  "index_select(): index 4 is out of bounds for dimension 1 "
+                  "with size 4");
+  SK_EXPECT_ERROR(sk::take(Self, toCUDA(indexTensor({12}))),
+                  "out of range: tried to access index 12 on a tensor of 12 "
+                  "elements.");
+  SK_EXPECT_ERROR(
+      sk::gather(Self, 0,
+                 toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong))),
+      "gather(): index 3 is out of bounds for dimension 0 with size 3");
+  // The stream is usable after the error.
+  expectEqual(sk::index_select(Self, 0, toCUDA(indexTensor({2}))),
+              sk::index_select(toCPU(Self), 0, indexTensor({2})));
+}
+
+class TensorListsCUDATest : public CUDADtypeTest {};
+
+TEST_P(TensorListsCUDATest, CatAndStack_MatchCPU) {
+  ScalarType Dtype = GetParam();
+  Tensor A = randomCPU({2, 3, 4}, Dtype, 7), B = randomCPU({2, 5, 4}, Dtype, 8);
+  Tensor C = randomCPU({2, 3, 4}, Dtype, 9);
+  std::vector<Tensor> CPUs = {A, B}, CUDAs = {toCUDA(A), toCUDA(B)};
+  expectEqual(sk::cat(CUDAs, 1), sk::cat(CPUs, 1));
+  // Skipped legacy empty tensors, non-contiguous inputs, mixed dtypes.
+  Tensor Legacy = sk::empty({0}, TensorOptions(Dtype));
+  expectEqual(sk::cat({toCUDA(A), toCUDA(Legacy), toCUDA(C)}, 0),
+              sk::cat({A, Legacy, C}, 0));
+  expectEqual(
+      sk::cat({toCUDA(A).transpose(1, 2), toCUDA(C).transpose(1, 2)}, 2),
+      sk::cat({A.transpose(1, 2), C.transpose(1, 2)}, 2));
+  Tensor D = randomCPU({2, 3, 4}, kDouble, 10);
+  expectEqual(sk::cat({toCUDA(A), toCUDA(D)}, -1), sk::cat({A, D}, -1));
+  for (int64_t Dim : {0, 1, 3, -1})
+    expectEqual(sk::stack({toCUDA(A), toCUDA(C)}, Dim), sk::stack({A, C}, Dim));
+  // out=.
+  Tensor Out = sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
+  sk::cat_out(Out, CUDAs, 1);
+  expectEqual(Out, sk::cat(CPUs, 1));
+  Tensor StackOut = sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
+  sk::stack_out(StackOut, {toCUDA(A), toCUDA(C)}, 1);
+  expectEqual(StackOut, sk::stack({A, C}, 1));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, TensorListsCUDATest,
+                         ::testing::Values(kFloat, kHalf, kLong, kBool),
+                         dtypeName);
+
+} // namespace

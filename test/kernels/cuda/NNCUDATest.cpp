@@ -1,0 +1,244 @@
+//===--- NNCUDATest.cpp - The neural-network kernels on CUDA --------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// softmax, log_softmax, layer_norm, batch_norm, embedding, embedding_bag,
+/// binary_cross_entropy, max_pool2d/3d and upsample_nearest1d on CUDA
+/// against the CPU kernels, over dtypes, shapes, layouts and out=.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CUDAKernelTestUtils.h"
+
+#include "Functions.h"
+
+#include "gtest/gtest.h"
+
+#include <tuple>
+#include <vector>
+
+using namespace sk;
+using namespace sk::test;
+
+namespace {
+
+Tensor cudaEmpty(ScalarType Dtype) {
+  return sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
+}
+
+class FloatingCUDATest : public CUDADtypeTest {};
+
+TEST_P(FloatingCUDATest, Softmax_MatchesCPUAlongEveryDim) {
+  ScalarType Dtype = GetParam();
+  const std::vector<int64_t> Shapes[] = {{7}, {3, 1000}, {4, 5, 6}, {2, 0, 3}};
+  for (const std::vector<int64_t> &Shape : Shapes) {
+    Tensor X = randomCPU(Shape, Dtype, 1, -8, 8);
+    for (int64_t Dim = 0; Dim < int64_t(Shape.size()); ++Dim) {
+      expectClose(sk::_softmax(toCUDA(X), Dim, false),
+                  sk::_softmax(X, Dim, false));
+      expectClose(sk::_log_softmax(toCUDA(X), Dim, false),
+                  sk::_log_softmax(X, Dim, false));
+    }
+  }
+  Tensor X = randomCPU({6, 5}, Dtype, 2);
+  expectClose(sk::_softmax(toCUDA(X).t(), 1, false),
+              sk::_softmax(X.t(), 1, false));
+  Tensor Out = cudaEmpty(Dtype);
+  sk::_log_softmax_out(Out, toCUDA(X), 0, false);
+  expectClose(Out, sk::_log_softmax(X, 0, false));
+  if (Dtype == kHalf || Dtype == kBFloat16)
+    expectClose(sk::_softmax(toCUDA(X), 1, true), sk::_softmax(X, 1, true),
+                1e-5);
+}
+
+TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
+  ScalarType Dtype = GetParam();
+  Tensor X = randomCPU({4, 3, 50}, Dtype, 3);
+  Tensor W = randomCPU({3, 50}, Dtype, 4), B = randomCPU({3, 50}, Dtype, 5);
+  auto [Y, Mean, Rstd] =
+      sk::native_layer_norm(toCUDA(X), {3, 50}, toCUDA(W), toCUDA(B), 1e-5);
+  auto [WantY, WantMean, WantRstd] =
+      sk::native_layer_norm(X, {3, 50}, W, B, 1e-5);
+  expectClose(Y, WantY);
+  expectClose(Mean, WantMean);
+  expectClose(Rstd, WantRstd);
+  expectClose(sk::layer_norm(toCUDA(X), {50}), sk::layer_norm(X, {50}));
+}
+
+TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
+  ScalarType Dtype = GetParam();
+  for (bool ChannelsLast : {false, true}) {
+    Tensor X = randomCPU({4, 3, 5, 6}, Dtype, 6);
+    if (ChannelsLast)
+      X = X.contiguous(MemoryFormat::ChannelsLast);
+    Tensor W = randomCPU({3}, Dtype, 7), B = randomCPU({3}, Dtype, 8);
+    Tensor RM = randomCPU({3}, Dtype, 9), RV = randomCPU({3}, Dtype, 10, 1, 2);
+    Tensor CudaRM = toCUDA(RM), CudaRV = toCUDA(RV);
+    auto [Y, SaveMean, SaveInvstd] =
+        sk::native_batch_norm(toCUDA(X), toCUDA(W), toCUDA(B), CudaRM, CudaRV,
+                              /*training=*/true, 0.1, 1e-5);
+    auto [WantY, WantMean, WantInvstd] =
+        sk::native_batch_norm(X, W, B, RM, RV, true, 0.1, 1e-5);
+    expectClose(Y, WantY);
+    EXPECT_EQ(Y.strides().vec(), WantY.strides().vec());
+    expectClose(SaveMean, WantMean);
+    expectClose(SaveInvstd, WantInvstd);
+    expectClose(CudaRM, RM);
+    expectClose(CudaRV, RV);
+  }
+}
+
+TEST_P(FloatingCUDATest, BatchNorm_InferenceAndNoParameters) {
+  ScalarType Dtype = GetParam();
+  Tensor X = randomCPU({5, 4}, Dtype, 11);
+  Tensor RM = randomCPU({4}, Dtype, 12), RV = randomCPU({4}, Dtype, 13, 1, 2);
+  auto [Y, M, I] =
+      sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, toCUDA(RM),
+                            toCUDA(RV), false, 0.1, 1e-5);
+  auto [WantY, WantM, WantI] = sk::native_batch_norm(
+      X, std::nullopt, std::nullopt, RM, RV, false, 0.1, 1e-5);
+  expectClose(Y, WantY);
+  EXPECT_EQ(M.numel(), 0);
+  EXPECT_EQ(I.numel(), 0);
+  auto [TY, TM, TI] =
+      sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, std::nullopt,
+                            std::nullopt, true, 0.1, 1e-5);
+  expectClose(TY, std::get<0>(sk::native_batch_norm(
+                      X, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                      true, 0.1, 1e-5)));
+}
+
+TEST_P(FloatingCUDATest, EmbeddingBag_MatchesCPUInEveryMode) {
+  ScalarType Dtype = GetParam();
+  Tensor Weight = randomCPU({10, 6}, Dtype, 14);
+  for (ScalarType IndexType : {kLong, kInt}) {
+    Tensor Indices = fromVector(std::vector<int64_t>{1, 2, 4, 5, 4, 3, 2, 9},
+                                {8}, IndexType);
+    Tensor Offsets = fromVector(std::vector<int64_t>{0, 4, 4}, {3}, IndexType);
+    for (int64_t Mode : {0, 1, 2})
+      for (int64_t Padding : {-1, 4}) {
+        auto Got = sk::_embedding_bag(toCUDA(Weight), toCUDA(Indices),
+                                      toCUDA(Offsets), false, Mode, false,
+                                      std::nullopt, false, Padding);
+        auto Want = sk::_embedding_bag(Weight, Indices, Offsets, false, Mode,
+                                       false, std::nullopt, false, Padding);
+        expectClose(std::get<0>(Got), std::get<0>(Want));
+        expectEqual(std::get<1>(Got), std::get<1>(Want));
+        expectEqual(std::get<2>(Got), std::get<2>(Want));
+        expectEqual(std::get<3>(Got), std::get<3>(Want));
+      }
+    Tensor PerSample = randomCPU({8}, Dtype, 15);
+    auto Got =
+        sk::_embedding_bag(toCUDA(Weight), toCUDA(Indices), toCUDA(Offsets),
+                           false, 0, false, toCUDA(PerSample), true, -1);
+    auto Want = sk::_embedding_bag(Weight, Indices, Offsets, false, 0, false,
+                                   PerSample, true, -1);
+    expectClose(std::get<0>(Got), std::get<0>(Want));
+  }
+}
+
+TEST_P(FloatingCUDATest, BinaryCrossEntropy_MatchesCPUForEveryReduction) {
+  ScalarType Dtype = GetParam();
+  Tensor X = randomCPU({4, 7}, Dtype, 16, 0, 1);
+  Tensor Y = randomCPU({4, 7}, Dtype, 17, 0, 1);
+  Tensor W = randomCPU({7}, Dtype, 18, 0, 2);
+  for (int64_t Reduction : {0, 1, 2}) {
+    expectClose(
+        sk::binary_cross_entropy(toCUDA(X), toCUDA(Y), std::nullopt, Reduction),
+        sk::binary_cross_entropy(X, Y, std::nullopt, Reduction));
+    expectClose(
+        sk::binary_cross_entropy(toCUDA(X), toCUDA(Y), toCUDA(W), Reduction),
+        sk::binary_cross_entropy(X, Y, W, Reduction));
+  }
+  Tensor Out = cudaEmpty(Dtype);
+  sk::binary_cross_entropy_out(Out, toCUDA(X), toCUDA(Y), std::nullopt, 2);
+  expectClose(Out, sk::binary_cross_entropy(X, Y, std::nullopt, 2));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, FloatingCUDATest,
+                         ::testing::Values(kFloat, kDouble, kHalf, kBFloat16),
+                         dtypeName);
+
+class AnyDtypeCUDATest : public CUDADtypeTest {};
+
+TEST_P(AnyDtypeCUDATest, Embedding_MatchesCPU) {
+  ScalarType Dtype = GetParam();
+  Tensor Weight = randomCPU({10, 3}, Dtype, 19);
+  Tensor Indices =
+      fromVector(std::vector<int64_t>{9, 0, 3, 3, 7, 1}, {2, 3}, kLong);
+  expectEqual(sk::embedding(toCUDA(Weight), toCUDA(Indices)),
+              sk::embedding(Weight, Indices));
+  expectEqual(sk::embedding(toCUDA(Weight).t().contiguous().t(),
+                            toCUDA(Indices.to(kInt))),
+              sk::embedding(Weight, Indices.to(kInt)));
+}
+
+TEST_P(AnyDtypeCUDATest, UpsampleNearest1d_MatchesCPU) {
+  ScalarType Dtype = GetParam();
+  Tensor X = randomCPU({2, 3, 5}, Dtype, 20);
+  for (int64_t Size : {5, 10, 7, 3, 16})
+    expectEqual(sk::upsample_nearest1d(toCUDA(X), {Size}, std::nullopt),
+                sk::upsample_nearest1d(X, {Size}, std::nullopt));
+  expectEqual(sk::upsample_nearest1d(toCUDA(X), {9}, 1.7),
+              sk::upsample_nearest1d(X, {9}, 1.7));
+}
+
+TEST_P(AnyDtypeCUDATest, MaxPool_MatchesCPUValuesAndIndices) {
+  ScalarType Dtype = GetParam();
+  Tensor X = randomCPU({2, 3, 9, 8}, Dtype, 21, -50, 50);
+  for (bool ChannelsLast : {false, true}) {
+    Tensor In = ChannelsLast ? X.contiguous(MemoryFormat::ChannelsLast) : X;
+    for (bool Ceil : {false, true}) {
+      auto Got = sk::max_pool2d_with_indices(toCUDA(In), {3, 2}, {2, 2}, {1, 1},
+                                             {1, 2}, Ceil);
+      auto Want =
+          sk::max_pool2d_with_indices(In, {3, 2}, {2, 2}, {1, 1}, {1, 2}, Ceil);
+      expectEqual(std::get<0>(Got), std::get<0>(Want));
+      expectEqual(std::get<1>(Got), std::get<1>(Want));
+      EXPECT_EQ(std::get<0>(Got).strides().vec(),
+                std::get<0>(Want).strides().vec());
+    }
+  }
+  Tensor Unbatched = randomCPU({3, 6, 6}, Dtype, 22, -50, 50);
+  expectEqual(sk::max_pool2d(toCUDA(Unbatched), {2, 2}),
+              sk::max_pool2d(Unbatched, {2, 2}));
+  Tensor Volume = randomCPU({2, 2, 5, 6, 7}, Dtype, 23, -50, 50);
+  auto Got = sk::max_pool3d_with_indices(toCUDA(Volume), {2, 3, 2}, {},
+                                         {1, 1, 0}, {1, 1, 2}, true);
+  auto Want = sk::max_pool3d_with_indices(Volume, {2, 3, 2}, {}, {1, 1, 0},
+                                          {1, 1, 2}, true);
+  expectEqual(std::get<0>(Got), std::get<0>(Want));
+  expectEqual(std::get<1>(Got), std::get<1>(Want));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, AnyDtypeCUDATest,
+                         ::testing::Values(kFloat, kDouble, kHalf, kBFloat16,
+                                           kInt, kLong, kChar),
+                         dtypeName);
+
+class NNErrorsCUDATest : public CUDATest {};
+
+TEST_F(NNErrorsCUDATest, OutOfRangeValues_ThrowTheCPUErrors) {
+  Tensor Weight = toCUDA(randomCPU({4, 2}));
+  SK_EXPECT_ERROR(
+      sk::embedding(Weight,
+                    toCUDA(fromVector(std::vector<int64_t>{4}, {1}, kLong))),
+      "index out of range in self");
+  Tensor X = toCUDA(fromVector(std::vector<double>{0.5, 1.5}, {2}, kFloat));
+  Tensor Y = toCUDA(fromVector(std::vector<double>{0.5, 0.5}, {2}, kFloat));
+  SK_EXPECT_ERROR(sk::binary_cross_entropy(X, Y, std::nullopt, 1),
+                  "all elements of input should be between 0 and 1");
+  SK_EXPECT_ERROR(sk::binary_cross_entropy(Y, X, std::nullopt, 0),
+                  "all elements of target should be between 0 and 1");
+  SK_EXPECT_ERROR(
+      sk::_embedding_bag(
+          Weight, toCUDA(fromVector(std::vector<int64_t>{0, 7}, {2}, kLong)),
+          toCUDA(fromVector(std::vector<int64_t>{0}, {1}, kLong)), false, 0,
+          false, std::nullopt, false, -1),
+      "but found idx to be 7");
+}
+
+} // namespace

@@ -224,7 +224,7 @@ function(skc_add_kernel_library name)
   add_library(${name} ${type} ${ARG_SOURCES} ${ARG_CUDA_SOURCES})
   add_dependencies(${name} ${name}_skc)
   set_target_properties(${name} PROPERTIES
-    SKC_COVERAGE_REPORT "${coverage_report}")
+    SKC_COVERAGE_REPORT "${coverage_report}" SKC_BACKENDS "${backend_list}")
   target_include_directories(${name} PUBLIC
     "$<BUILD_INTERFACE:${out_dir}>" "$<BUILD_INTERFACE:${generated_root}>")
   target_link_libraries(${name} PUBLIC skc::runtime)
@@ -263,7 +263,9 @@ endfunction()
 # the schema that has a Meta kernel: skc --emit-meta-tests writes it, and
 # each test runs the operator on CPU and on Meta over samples made from its
 # schema and compares sizes, strides and dtypes
-# (sk/testing/MetaConsistency.h). Register it with gtest_discover_tests.
+# (sk/testing/MetaConsistency.h); the library's other device backends
+# (CUDA) get the same tests, which skip in a process without the device.
+# Register it with gtest_discover_tests.
 function(skc_add_meta_tests name)
   cmake_parse_arguments(ARG "" "LIBRARY;SCHEMA;NAMESPACE;TAGS" "" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_LIBRARY OR NOT ARG_SCHEMA)
@@ -273,7 +275,8 @@ function(skc_add_meta_tests name)
   find_package(GTest REQUIRED)
   get_filename_component(schema "${ARG_SCHEMA}" ABSOLUTE)
   set(source "${CMAKE_CURRENT_BINARY_DIR}/skc-generated/${name}.cpp")
-  set(options --schema "${schema}" --emit-meta-tests "${source}")
+  set(options --schema "${schema}" --emit-meta-tests "${source}"
+    "--backend=$<TARGET_PROPERTY:${ARG_LIBRARY},SKC_BACKENDS>")
   set(depends "${schema}")
   if(ARG_TAGS)
     get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)

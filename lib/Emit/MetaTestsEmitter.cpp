@@ -9,7 +9,9 @@
 /// Meta kernel (a structured group, whose Meta kernel skc generates, a
 /// composite, or an explicit Meta kernel): it runs the operator on CPU and
 /// on Meta over samples made from its schema and compares sizes, strides
-/// and dtypes (sk/testing/MetaConsistency.h). Operators tagged
+/// and dtypes (sk/testing/MetaConsistency.h). Every other device backend
+/// built (CUDA, PrivateUse1) gets the same test against its own kernels,
+/// which skips when the process has no such device. Operators tagged
 /// `dynamic_output_shape` must instead be refused on Meta. PyTorch keeps
 /// these checks by hand; here the schema gives them.
 ///
@@ -17,6 +19,7 @@
 
 #include "CodeWriter.h"
 #include "EmitModel.h"
+#include "RegistrationPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -27,29 +30,36 @@ using namespace llvm;
 namespace skc {
 
 /// {0}: nothing; the helper every test calls.
-static const char *const Prologue = R"(#include "sk/testing/MetaConsistency.h"
+static const char *const Prologue = R"(#include "sk/core/DispatchKey.h"
+#include "sk/testing/MetaConsistency.h"
 
 #include <gtest/gtest.h>
+
+#include <string_view>
 
 namespace {
 
 void expectMetaConsistent(const char *Name, const char *Overload,
-                          bool RefusedOnMeta = false) {
-  ::sk::testing::MetaConsistencyReport R =
-      ::sk::testing::checkMetaConsistency(Name, Overload, RefusedOnMeta);
+                          bool RefusedOnMeta = false,
+                          ::sk::DeviceType Backend = ::sk::DeviceType::CPU) {
+  std::string_view On = ::sk::toString(::sk::backendKeyOf(Backend));
+  if (!::sk::testing::isDeviceAvailable(Backend))
+    GTEST_SKIP() << "no " << On << " device: " << On << " tests skipped";
+  ::sk::testing::MetaConsistencyReport R = ::sk::testing::checkMetaConsistency(
+      Name, Overload, RefusedOnMeta, ::sk::Device(Backend));
   for (const std::string &F : R.Failures)
     ADD_FAILURE() << F;
   if (RefusedOnMeta) {
     if (R.RefusedOnMeta == 0)
       GTEST_SKIP() << "none of the " << R.Samples
-                   << " samples made from the schema ran on CPU";
+                   << " samples made from the schema ran on " << On;
     ::testing::Test::RecordProperty("meta_refusal", R.FirstMetaRefusal);
     return;
   }
   ::testing::Test::RecordProperty("compared", static_cast<int>(R.Compared));
   if (R.Compared == 0)
     GTEST_SKIP() << "none of the " << R.Samples
-                 << " samples made from the schema ran on CPU";
+                 << " samples made from the schema ran on " << On;
 }
 
 } // namespace
@@ -67,10 +77,25 @@ static bool hasMetaKernel(const NativeFunction &F) {
   });
 }
 
+/// Whether a call of \p EF on \p Key's device reaches a kernel: the key's
+/// own or a composite one.
+static bool hasKernelFor(const EmitModel &EM, const EmittedFunction &EF,
+                         DispatchKey Key) {
+  return planRegistration(EM, EF, Key) ||
+         planRegistration(EM, EF, DispatchKey::CompositeImplicitAutograd) ||
+         planRegistration(EM, EF, DispatchKey::CompositeExplicitAutograd);
+}
+
 GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
                                        const EmitOptions &Opts,
                                        StringRef FileName) {
   EmitModel EM(Model, Opts);
+  // The device backends built, besides the CPU: those the runtime has a
+  // device type for.
+  SmallVector<DispatchKey, 2> DeviceBackends;
+  for (const std::string &B : Opts.Backends)
+    if (B == "CUDA" || B == "PrivateUse1")
+      DeviceBackends.push_back(*lookupDispatchKey(B));
   GeneratedFile File{FileName.str(), ""};
   raw_string_ostream OS(File.Contents);
   writeBanner(OS, File.Name, Opts);
@@ -97,6 +122,16 @@ GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
                   "\"{1}::{2}\", \"{3}\"{4});\n}\n",
                   EF.Ident, EF.DispatcherNamespace, Name.Name, Name.Overload,
                   Dynamic ? ", /*RefusedOnMeta=*/true" : "");
+    for (DispatchKey Key : DeviceBackends) {
+      if (!hasKernelFor(EM, EF, Key))
+        continue;
+      StringRef KeyName = getDispatchKeyName(Key);
+      OS << formatv("\nTEST(MetaConsistency_{0}, {1}) {{\n  "
+                    "expectMetaConsistent(\"{2}::{3}\", \"{4}\", {5}, "
+                    "::sk::DeviceType::{0});\n}\n",
+                    KeyName, EF.Ident, EF.DispatcherNamespace, Name.Name,
+                    Name.Overload, Dynamic ? "true" : "false");
+    }
   }
   if (!WithoutMeta.empty()) {
     OS << "\n// No test: these functional operators have no Meta kernel, or no\n"

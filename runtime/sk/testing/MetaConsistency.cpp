@@ -6,6 +6,7 @@
 
 #include "sk/testing/MetaConsistency.h"
 
+#include "sk/core/DispatchKey.h"
 #include "sk/dispatch/Dispatcher.h"
 #include "sk/ops/Factories.h"
 #include "sk/util/Exception.h"
@@ -130,10 +131,16 @@ Tensor makeCPUTensor(IntArrayRef Sizes, ScalarType Dtype, bool Transposed,
   return Result;
 }
 
-/// The meta tensor of \p T's sizes, strides and dtype.
-Tensor toMeta(const Tensor &T) {
-  return empty_strided(T.sizes(), T.strides(),
-                       TensorOptions().dtype(T.dtype()).device(kMeta));
+/// \p T's sizes, strides and dtype on \p D, with its values unless \p D is
+/// Meta.
+Tensor copyTo(const Tensor &T, Device D) {
+  if (D == T.device())
+    return T;
+  Tensor Result = empty_strided(T.sizes(), T.strides(),
+                                TensorOptions().dtype(T.dtype()).device(D));
+  if (!Result.is_meta())
+    Result.copy_(T);
+  return Result;
 }
 
 /// The IValue of a default as the schema writes it, or none when it cannot
@@ -282,15 +289,16 @@ bool isTensorArgument(const SchemaArgument &A) {
   return A.Type.Base == SchemaType::Tensor;
 }
 
-/// The arguments of one sample, on the CPU and on Meta.
+/// The arguments of one sample, on the backend and on Meta.
 struct Sample {
-  Stack CPU;
+  Stack Backend;
   Stack Meta;
   std::string Description;
 };
 
 Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
-                  const std::vector<IValue> &Others, std::mt19937 &Random) {
+                  const std::vector<IValue> &Others, Device Backend,
+                  std::mt19937 &Random) {
   Sample S;
   std::ostringstream Desc;
   Desc << Plan.describe();
@@ -301,7 +309,7 @@ Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
                              Plan.getDtype(FirstTensor),
                              FirstTensor && Plan.TransposeFirst, Random);
     FirstTensor = false;
-    return T;
+    return copyTo(T, Backend);
   };
   for (const SchemaArgument &A : Schema.Arguments) {
     if (!isTensorArgument(A)) {
@@ -311,32 +319,32 @@ Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
             Plan.First.empty() ? int64_t(1) : Plan.First.back()});
       // A device argument says where the result goes: each run's own.
       if (A.Type.Base == SchemaType::Device && !A.Type.IsList) {
-        S.CPU.push_back(IValue(Device(kCPU)));
+        S.Backend.push_back(IValue(Backend));
         S.Meta.push_back(IValue(Device(kMeta)));
         Desc << ", " << A.Name << "=<the run's device>";
         continue;
       }
-      S.CPU.push_back(V);
+      S.Backend.push_back(V);
       S.Meta.push_back(V);
       Desc << ", " << A.Name << "=" << V;
       continue;
     }
     if (A.Type.IsOptional && Plan.OptionalTensorsNone) {
-      S.CPU.push_back(IValue());
+      S.Backend.push_back(IValue());
       S.Meta.push_back(IValue());
       continue;
     }
     if (A.Type.IsList) {
-      std::vector<Tensor> CPU = {NextTensor(), NextTensor()}, Meta;
-      for (const Tensor &T : CPU)
-        Meta.push_back(toMeta(T));
-      S.CPU.push_back(IValue(std::move(CPU)));
+      std::vector<Tensor> OnBackend = {NextTensor(), NextTensor()}, Meta;
+      for (const Tensor &T : OnBackend)
+        Meta.push_back(copyTo(T, kMeta));
+      S.Backend.push_back(IValue(std::move(OnBackend)));
       S.Meta.push_back(IValue(std::move(Meta)));
       continue;
     }
     Tensor T = NextTensor();
-    S.Meta.push_back(IValue(toMeta(T)));
-    S.CPU.push_back(IValue(std::move(T)));
+    S.Meta.push_back(IValue(copyTo(T, kMeta)));
+    S.Backend.push_back(IValue(std::move(T)));
   }
   S.Description = Desc.str();
   return S;
@@ -352,8 +360,10 @@ std::optional<std::string> run(const OperatorHandle &Op, Stack &Args) {
   }
 }
 
-/// What differs between CPU result \p C and Meta result \p M, or empty.
-std::string compareTensors(const Tensor &C, const Tensor &M) {
+/// What differs between result \p C of backend \p On and Meta result
+/// \p M, or empty.
+std::string compareTensors(const Tensor &C, const Tensor &M,
+                           std::string_view On) {
   std::ostringstream OS;
   if (!M.defined() || !C.defined()) {
     if (M.defined() != C.defined())
@@ -363,14 +373,16 @@ std::string compareTensors(const Tensor &C, const Tensor &M) {
   if (!M.is_meta())
     OS << "the Meta result is on " << M.device() << "; ";
   if (C.sizes() != M.sizes())
-    OS << "sizes " << C.sizes() << " on CPU, " << M.sizes() << " on Meta; ";
+    OS << "sizes " << C.sizes() << " on " << On << ", " << M.sizes()
+       << " on Meta; ";
   if (C.dtype() != M.dtype())
-    OS << "dtype " << C.dtype() << " on CPU, " << M.dtype() << " on Meta; ";
+    OS << "dtype " << C.dtype() << " on " << On << ", " << M.dtype()
+       << " on Meta; ";
   if (C.sizes() == M.sizes() && C.numel() != 0)
     for (int64_t D = 0; D != C.dim(); ++D)
       if (C.size(D) > 1 && C.stride(D) != M.stride(D)) {
-        OS << "strides " << C.strides() << " on CPU, " << M.strides()
-           << " on Meta; ";
+        OS << "strides " << C.strides() << " on " << On << ", "
+           << M.strides() << " on Meta; ";
         break;
       }
   std::string Diff = OS.str();
@@ -379,7 +391,8 @@ std::string compareTensors(const Tensor &C, const Tensor &M) {
   return Diff;
 }
 
-std::string compareResults(const Stack &CPU, const Stack &Meta) {
+std::string compareResults(const Stack &CPU, const Stack &Meta,
+                           std::string_view On) {
   if (CPU.size() != Meta.size())
     return "a different number of results";
   std::string Diff;
@@ -387,7 +400,7 @@ std::string compareResults(const Stack &CPU, const Stack &Meta) {
     std::string D;
     if (CPU[I].isTensor()) {
       D = Meta[I].isTensor() ? compareTensors(CPU[I].toTensor(),
-                                              Meta[I].toTensor())
+                                              Meta[I].toTensor(), On)
                              : "the Meta result is not a tensor";
     } else if (CPU[I].isTensorList()) {
       const std::vector<Tensor> &C = CPU[I].toTensorList();
@@ -395,7 +408,7 @@ std::string compareResults(const Stack &CPU, const Stack &Meta) {
       if (C.size() != M.size())
         D = "lists of different lengths";
       for (size_t J = 0; D.empty() && J != C.size(); ++J)
-        D = compareTensors(C[J], M[J]);
+        D = compareTensors(C[J], M[J], On);
     }
     if (!D.empty())
       Diff += (Diff.empty() ? "" : "; ") + ("result " + std::to_string(I) +
@@ -406,9 +419,18 @@ std::string compareResults(const Stack &CPU, const Stack &Meta) {
 
 } // namespace
 
+bool isDeviceAvailable(DeviceType T) {
+  try {
+    return empty({1}, TensorOptions().device(Device(T))).defined();
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
 MetaConsistencyReport checkMetaConsistency(std::string_view Name,
                                            std::string_view Overload,
-                                           bool ExpectMetaRefusal) {
+                                           bool ExpectMetaRefusal,
+                                           Device Backend) {
   OperatorHandle Op = Dispatcher::singleton().findSchemaOrThrow(Name, Overload);
   const OperatorSchema &Schema = Op.schema();
   std::vector<std::vector<IValue>> Pools;
@@ -445,13 +467,15 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
       }
 
   MetaConsistencyReport R;
+  // "CPU", "CUDA": the backend as the dispatcher names it.
+  std::string BackendName(toString(backendKeyOf(Backend.type())));
   std::mt19937 Random(20211101);
   std::string OpName = std::string(Name) +
                        (Overload.empty() ? "" : "." + std::string(Overload));
   for (const auto &[Plan, Values] : Plans) {
-    Sample S = makeSample(Schema, Plan, Values, Random);
+    Sample S = makeSample(Schema, Plan, Values, Backend, Random);
     ++R.Samples;
-    std::optional<std::string> CPUError = run(Op, S.CPU);
+    std::optional<std::string> CPUError = run(Op, S.Backend);
     std::optional<std::string> MetaError = run(Op, S.Meta);
     if (CPUError) {
       ++R.RejectedOnCPU;
@@ -463,7 +487,8 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
         R.FirstMetaRefusal = *MetaError;
       if (!ExpectMetaRefusal)
         R.Failures.push_back(OpName + "(" + S.Description +
-                             "): ran on CPU, but Meta refused it: " +
+                             "): ran on " + BackendName +
+                             ", but Meta refused it: " +
                              *MetaError);
       continue;
     }
@@ -473,7 +498,7 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
       continue;
     }
     ++R.Compared;
-    std::string Diff = compareResults(S.CPU, S.Meta);
+    std::string Diff = compareResults(S.Backend, S.Meta, BackendName);
     if (!Diff.empty())
       R.Failures.push_back(OpName + "(" + S.Description + "): " + Diff);
   }

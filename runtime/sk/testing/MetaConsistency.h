@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Checks that an operator's Meta kernel agrees with its CPU kernel: both run
-/// over argument lists generated from the operator's schema, and every
-/// tensor the CPU kernel returns must come back from the Meta kernel with
-/// the same sizes, strides and dtype. PyTorch keeps this check by hand
+/// Checks that an operator's Meta kernel agrees with its CPU kernel (or
+/// another backend's): both run over argument lists generated from the
+/// operator's schema, and every tensor the backend's kernel returns must
+/// come back from the Meta kernel with the same sizes, strides and dtype. PyTorch keeps this check by hand
 /// (OpInfo sample inputs); here the schema gives the samples, and
 /// `skc --emit-meta-tests` writes one GoogleTest per operator that calls
 /// checkMetaConsistency (Note [Meta consistency samples]).
@@ -20,6 +20,8 @@
 
 #ifndef SK_TESTING_METACONSISTENCY_H
 #define SK_TESTING_METACONSISTENCY_H
+
+#include "sk/core/Device.h"
 
 #include <string>
 #include <string_view>
@@ -33,10 +35,10 @@ struct MetaConsistencyReport {
   unsigned Samples = 0;
   /// Lists both kernels accepted; their outputs were compared.
   unsigned Compared = 0;
-  /// Lists the CPU kernel rejected. The Meta kernel may accept those whose
+  /// Lists the backend's kernel rejected. The Meta kernel may accept those whose
   /// fault lies in the values (an index out of range), which it cannot see.
   unsigned RejectedOnCPU = 0;
-  /// Lists the Meta kernel refused while the CPU kernel ran them.
+  /// Lists the Meta kernel refused while the backend's kernel ran them.
   unsigned RefusedOnMeta = 0;
   /// One line per disagreement, naming the sample and what differed.
   std::vector<std::string> Failures;
@@ -44,8 +46,10 @@ struct MetaConsistencyReport {
   std::string FirstMetaRefusal;
 };
 
-/// Runs operator `Name.Overload` (`aten::add`, `Tensor`) on CPU and on Meta
-/// over samples generated from its schema and compares the results.
+/// Runs operator `Name.Overload` (`aten::add`, `Tensor`) on \p Backend (the
+/// CPU, or a device such as `cuda:0`) and on Meta over samples generated
+/// from its schema and compares the results. Samples are made on the CPU
+/// and copied to \p Backend, strides included.
 /// A sample the Meta kernel refuses but the CPU kernel runs is a failure,
 /// unless \p ExpectMetaRefusal (operators whose output shape depends on
 /// their input's values), in which case it is counted in RefusedOnMeta.
@@ -53,7 +57,13 @@ struct MetaConsistencyReport {
 /// no sample can be made for.
 MetaConsistencyReport checkMetaConsistency(std::string_view Name,
                                            std::string_view Overload,
-                                           bool ExpectMetaRefusal = false);
+                                           bool ExpectMetaRefusal = false,
+                                           Device Backend = Device(kCPU));
+
+/// Whether tensors can be made on a device of type \p T: its backend is
+/// linked in and has a device (for CUDA, a GPU). Generated tests for a
+/// backend skip without one.
+bool isDeviceAvailable(DeviceType T);
 
 } // namespace testing
 } // namespace sk

@@ -10,7 +10,6 @@
 #include "TestUtils.h"
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 
 using namespace sk;
@@ -154,30 +153,29 @@ TEST(OperatorSchemaTest, ParsesEveryPyTorchSchemaAndPrintsItBack) {
 
 // Generated code registers every schema at static initialization: it must
 // not slow a program's start noticeably.
-TEST(OperatorSchemaTest, RegisteringEveryPyTorchSchemaIsFast) {
+// Registration cost is measured by skc-bench-runtime, never asserted here:
+// the machines running tests are shared and noisy.
+TEST(OperatorSchemaTest, RegisteringEveryPyTorchSchema_FindsEachOne) {
   std::vector<std::string> Schemas = pytorchSchemas();
   if (Schemas.empty())
     GTEST_SKIP() << "no " << SKC_PYTORCH_NATIVE_FUNCTIONS;
-  std::vector<std::string> Qualified;
-  for (const std::string &Text : Schemas)
-    if (OperatorSchema::parse(Text).hasCppTypes())
-      Qualified.push_back("pt113::" + Text);
-  // The best of five runs: the machine is shared.
-  double BestMs = 1e9;
-  for (int Run = 0; Run != 5; ++Run) {
-    std::vector<RegistrationHandle> Handles;
-    Handles.reserve(Qualified.size());
-    auto Start = std::chrono::steady_clock::now();
-    for (const std::string &Text : Qualified)
-      Handles.push_back(Dispatcher::singleton().registerDef(
-          OperatorSchema::parse(Text), "registered at OperatorSchemaTest"));
-    auto End = std::chrono::steady_clock::now();
-    BestMs = std::min(
-        BestMs, std::chrono::duration<double, std::milli>(End - Start).count());
+  std::vector<RegistrationHandle> Handles;
+  std::vector<OperatorSchema> Registered;
+  for (const std::string &Text : Schemas) {
+    OperatorSchema Schema = OperatorSchema::parse(Text);
+    if (!Schema.hasCppTypes())
+      continue;
+    Schema = OperatorSchema::parse("pt113::" + Text);
+    Handles.push_back(Dispatcher::singleton().registerDef(
+        Schema, "registered at OperatorSchemaTest"));
+    Registered.push_back(std::move(Schema));
   }
-  std::cout << "[          ] registering " << Qualified.size()
-            << " schemas took " << BestMs << " ms\n";
-  EXPECT_LT(BestMs, 10.0);
+  EXPECT_GT(Registered.size(), 2000u);
+  for (const OperatorSchema &Schema : Registered)
+    EXPECT_TRUE(Dispatcher::singleton()
+                    .findSchema(Schema.Name.Name, Schema.Name.Overload)
+                    .has_value())
+        << Schema.Name;
 }
 
 } // namespace

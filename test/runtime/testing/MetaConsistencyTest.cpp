@@ -152,3 +152,14 @@ TEST(MetaConsistencyTest, OperatorsNothingSendsToMetaAreAnError) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(MetaConsistencyTest, DeviceAvailability) {
+  EXPECT_TRUE(sk::testing::isDeviceAvailable(DeviceType::CPU));
+  EXPECT_TRUE(sk::testing::isDeviceAvailable(DeviceType::Meta));
+  // This binary links no CUDA backend: no allocator, no device.
+  EXPECT_FALSE(sk::testing::isDeviceAvailable(DeviceType::CUDA));
+}
+
+} // namespace

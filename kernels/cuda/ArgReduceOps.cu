@@ -106,8 +106,7 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
       else
         Worst = IsMax ? Limits::lowest() : Limits::max();
       cuda::cubReduce(Input, PairsPtr, In.Segments, In.SegmentLength,
-                      ArgCombine<IsMax>{},
-                      ArgPair<acc_t>{Worst, INT64_MAX});
+                      ArgCombine<IsMax>{}, ArgPair<acc_t>{Worst, INT64_MAX});
       TensorOptions Options = Self.options();
       Tensor Idx = empty({In.Segments}, Options.dtype(kLong));
       Tensor Vals;

@@ -282,13 +282,13 @@ void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
         using T = decltype(Tag);
         using M = opmath_type<T>;
         if constexpr (std::is_same_v<T, bool>) {
-          cuda::gpuKernel(Iter,
-                          AddConstantFn<T>{Alpha.to<bool>() && Other.to<bool>()});
+          cuda::gpuKernel(
+              Iter, AddConstantFn<T>{Alpha.to<bool>() && Other.to<bool>()});
         } else if constexpr (kIsInteger<T>) {
           uint64_t C = static_cast<uint64_t>(Alpha.to<T>()) *
                        static_cast<uint64_t>(scalarAs<T>(Other));
-          cuda::gpuKernel(Iter,
-                          AddConstantFn<T>{static_cast<T>(Sign > 0 ? C : 0 - C)});
+          cuda::gpuKernel(
+              Iter, AddConstantFn<T>{static_cast<T>(Sign > 0 ? C : 0 - C)});
         } else {
           M C = static_cast<M>(Alpha.toDouble()) * scalarAs<M>(Other);
           cuda::gpuKernel(Iter, AddConstantFn<T>{Sign > 0 ? C : -C});
@@ -296,8 +296,8 @@ void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
       });
 }
 
-template <RoundingKind Kind> void divKernelAs(TensorIteratorBase &Iter,
-                                             const char *Name) {
+template <RoundingKind Kind>
+void divKernelAs(TensorIteratorBase &Iter, const char *Name) {
   dispatchDtypes<dtypes::All>(Iter.common_dtype(), Name, [&](auto Tag) {
     using T = decltype(Tag);
     // True division promoted integral inputs to float32.
@@ -349,9 +349,8 @@ SK_IMPL_FUNC(sub_Scalar_out_cuda)
 SK_IMPL_FUNC(mul_out_cuda)
 (const Tensor &self, const Tensor &other, const Tensor &out) {
   dispatchDtypes<dtypes::All | dtypes::Bool>(
-      common_dtype(), "mul_cuda", [&](auto Tag) {
-        cuda::gpuKernel(*this, MulFn<decltype(Tag)>{});
-      });
+      common_dtype(), "mul_cuda",
+      [&](auto Tag) { cuda::gpuKernel(*this, MulFn<decltype(Tag)>{}); });
 }
 
 SK_IMPL_FUNC(mul_Scalar_out_cuda)
@@ -403,7 +402,8 @@ SK_IMPL_FUNC(pow_Tensor_Scalar_out_cuda)
     using T = decltype(Tag);
     using M = opmath_type<T>;
     if constexpr (kIsInteger<T>)
-      cuda::gpuKernel(*this, PowConstantFn<T>{static_cast<M>(exponent.to<T>())});
+      cuda::gpuKernel(*this,
+                      PowConstantFn<T>{static_cast<M>(exponent.to<T>())});
     else
       cuda::gpuKernel(*this, PowConstantFn<T>{scalarAs<M>(exponent)});
   });

@@ -120,8 +120,7 @@ template <typename T, bool HasLo, bool HasHi> struct ClampConstantFn {
   using M = opmath_type<T>;
   M Lo, Hi;
   __device__ T operator()(T X) const {
-    return static_cast<T>(
-        clampValue<HasLo, HasHi>(static_cast<M>(X), Lo, Hi));
+    return static_cast<T>(clampValue<HasLo, HasHi>(static_cast<M>(X), Lo, Hi));
   }
 };
 
@@ -219,9 +218,8 @@ SK_IMPL_FUNC(where_self_out_cuda)
   // The launcher converts self and other to the output's dtype on load,
   // and a uint8 condition to bool ("nonzero").
   dispatchDtypes<dtypes::All | dtypes::Bool>(
-      dtype(0), "where_cuda", [&](auto Tag) {
-        cuda::gpuKernel(*this, WhereFn<decltype(Tag)>{});
-      });
+      dtype(0), "where_cuda",
+      [&](auto Tag) { cuda::gpuKernel(*this, WhereFn<decltype(Tag)>{}); });
 }
 
 } // namespace sk

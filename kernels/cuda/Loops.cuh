@@ -183,15 +183,14 @@ __global__ void __launch_bounds__(kThreads)
 
 /// The address of operand \p Arg's element at byte offset \p Offset.
 template <int NArgs>
-__device__ inline const char *operandAt(const OperandData<NArgs> &Data,
-                                        int Arg, int64_t Offset) {
+__device__ inline const char *operandAt(const OperandData<NArgs> &Data, int Arg,
+                                        int64_t Offset) {
   if (Data.ScalarMask & (1u << Arg))
     return reinterpret_cast<const char *>(&Data.ScalarValue[Arg]);
   return Data.Ptr[Arg] + Offset;
 }
 
-template <typename Traits, typename Fn, int NArgs, typename IndexT,
-          size_t... I>
+template <typename Traits, typename Fn, int NArgs, typename IndexT, size_t... I>
 __device__ inline void stridedStep(const Fn &F, const OperandData<NArgs> &Data,
                                    const OperandOffsets<NArgs, IndexT> &Off,
                                    std::index_sequence<I...>) {
@@ -202,10 +201,10 @@ __device__ inline void stridedStep(const Fn &F, const OperandData<NArgs> &Data,
             operandAt(Data, I + 1, Off.V[I + 1]))...);
     return;
   }
-  storeAs<Out>(Data.Ptr[0] + Off.V[0], Data.Dtype[0],
-               F(loadAs<typename Traits::template arg<I>>(
-                   operandAt(Data, I + 1, Off.V[I + 1]),
-                   Data.Dtype[I + 1])...));
+  storeAs<Out>(
+      Data.Ptr[0] + Off.V[0], Data.Dtype[0],
+      F(loadAs<typename Traits::template arg<I>>(
+          operandAt(Data, I + 1, Off.V[I + 1]), Data.Dtype[I + 1])...));
 }
 
 template <typename Fn, int NArgs, typename IndexT>
@@ -292,15 +291,13 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     detail::vectorizedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
                                Stream>>>(N, F, Data);
   } else if (Iter.can_use_32bit_indexing()) {
-    int64_t Blocks = blocksFor(N, kThreads, kPerThread);
-    detail::stridedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
-                            Stream>>>(
+    unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
+    detail::stridedKernel<<<Grid, kThreads, 0, Stream>>>(
         static_cast<int32_t>(N), F, Data,
         detail::makeOffsetCalculator<NArgs, int32_t>(Iter));
   } else {
-    int64_t Blocks = blocksFor(N, kThreads, kPerThread);
-    detail::stridedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
-                            Stream>>>(
+    unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
+    detail::stridedKernel<<<Grid, kThreads, 0, Stream>>>(
         N, F, Data, detail::makeOffsetCalculator<NArgs, int64_t>(Iter));
   }
   SK_CUDA_KERNEL_LAUNCH_CHECK();

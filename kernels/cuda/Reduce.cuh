@@ -128,8 +128,8 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
     SK_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, Bytes, In, Out, Length,
                                             Reduce, Init, Stream));
     DataPtr Temp = CUDACachingAllocator::allocateTempStorage(Bytes);
-    SK_CUDA_CHECK(cub::DeviceReduce::Reduce(Temp.get(), Bytes, In, Out,
-                                            Length, Reduce, Init, Stream));
+    SK_CUDA_CHECK(cub::DeviceReduce::Reduce(Temp.get(), Bytes, In, Out, Length,
+                                            Reduce, Init, Stream));
     return;
   }
   auto Begin = thrust::make_transform_iterator(
@@ -138,9 +138,8 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
   SK_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
       nullptr, Bytes, In, Out, Segments, Begin, End, Reduce, Init, Stream));
   DataPtr Temp = CUDACachingAllocator::allocateTempStorage(Bytes);
-  SK_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(Temp.get(), Bytes, In, Out,
-                                                   Segments, Begin, End,
-                                                   Reduce, Init, Stream));
+  SK_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+      Temp.get(), Bytes, In, Out, Segments, Begin, End, Reduce, Init, Stream));
 }
 
 } // namespace cuda

@@ -40,10 +40,9 @@ template <bool IsProduct> struct ArithmeticOp {
     if constexpr (std::is_same_v<T, bool>)
       return IsProduct ? (A && B) : (A || B);
     else if constexpr (std::is_integral_v<T>)
-      return static_cast<T>(IsProduct ? static_cast<uint64_t>(A) *
-                                            static_cast<uint64_t>(B)
-                                      : static_cast<uint64_t>(A) +
-                                            static_cast<uint64_t>(B));
+      return static_cast<T>(
+          IsProduct ? static_cast<uint64_t>(A) * static_cast<uint64_t>(B)
+                    : static_cast<uint64_t>(A) + static_cast<uint64_t>(B));
     else
       return IsProduct ? A * B : A + B;
   }
@@ -136,8 +135,7 @@ template <bool IsAll>
 void logicalReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
   DimMask Mask = make_dim_mask(Dims, Self.dim());
   visitScalarType(Self.scalar_type(), [&](auto) {
-    reduceInto<bool>(Self, Mask, Out,
-                     ExtremumOp</*IsMax=*/!IsAll>{}, IsAll);
+    reduceInto<bool>(Self, Mask, Out, ExtremumOp</*IsMax=*/!IsAll>{}, IsAll);
   });
 }
 

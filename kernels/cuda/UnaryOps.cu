@@ -53,6 +53,16 @@ struct AbsOp {
   }
 };
 
+/// NaN stays NaN, as clamp_min(x, 0) keeps it.
+struct ReluOp {
+  template <typename M> __device__ static M apply(M X) {
+    if constexpr (std::is_unsigned_v<M>)
+      return X;
+    else
+      return X < M(0) ? M(0) : X;
+  }
+};
+
 #define SK_MATH_OP(Name, Expr)                                                 \
   struct Name {                                                                \
     template <typename M> __device__ static M apply(M X) { return Expr; }      \
@@ -65,14 +75,11 @@ SK_MATH_OP(TanhOp, tanh(X))
 SK_MATH_OP(SigmoidOp, M(1) / (M(1) + exp(-X)))
 SK_MATH_OP(SqrtOp, sqrt(X))
 SK_MATH_OP(RsqrtOp, M(1) / sqrt(X))
-// NaN stays NaN, as clamp_min(x, 0) keeps it.
-SK_MATH_OP(ReluOp, X < M(0) ? M(0) : X)
 // x * Phi(x), Phi the normal distribution's CDF.
 SK_MATH_OP(GeluOp, X *M(0.5) * (M(1) + erf(X * M(M_SQRT1_2))))
-SK_MATH_OP(GeluTanhOp,
-           M(0.5) * X *
-               (M(1) + tanh(M(M_SQRT2 * M_2_SQRTPI * 0.5) *
-                            (X + M(0.044715) * X * X * X))))
+SK_MATH_OP(GeluTanhOp, M(0.5) * X *
+                           (M(1) + tanh(M(M_SQRT2 * M_2_SQRTPI * 0.5) *
+                                        (X + M(0.044715) * X * X * X))))
 #undef SK_MATH_OP
 
 /// Runs Op over \p Iter in its common dtype, one of \p Mask.

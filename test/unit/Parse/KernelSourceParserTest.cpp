@@ -631,6 +631,35 @@ Tensor relu_cpu(const Tensor &self) { return self; }
   EXPECT_EQ(Decls[0].Name, "relu_cpu");
 }
 
+TEST_F(KernelSourceParserTest, NvccCompileCommand_NvccOnlyFlagsDropped) {
+  if (StringRef(SKC_CUDA_PATH).empty())
+    GTEST_SKIP() << "no CUDA toolkit was found at configure time";
+  std::string A = writeFile("a.cu", R"cpp(#include "skc/Kernels.h"
+#ifndef FROM_DATABASE
+#error "compiled without the database's flags"
+#endif
+__global__ void k(float *P) { P[0] = 1; }
+namespace sk::native {
+Tensor relu_cuda(const Tensor &self) { return self; }
+}
+)cpp");
+  // What CMake writes for a .cu source compiled by nvcc.
+  writeFile("compile_commands.json",
+            (Twine(R"([{"directory": ")") + Dir +
+             R"(", "file": "a.cu", "command": "/usr/local/cuda/bin/nvcc )"
+             R"(-forward-unknown-to-host-compiler -DFROM_DATABASE -O3 )"
+             R"(--generate-code=arch=compute_90,code=[sm_90] )"
+             R"(--generate-code=arch=compute_90,code=[compute_90] )"
+             R"(-std=c++17 -x cu -c a.cu -o a.o"}])")
+                .str());
+  auto DB = loadCompilationDatabase(Dir);
+  ASSERT_TRUE(bool(DB)) << toString(DB.takeError());
+  auto Decls = parseFiles({A}, DB->get());
+  EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
+  ASSERT_EQ(Decls.size(), 1u);
+  EXPECT_TRUE(Decls[0].InCUDASource);
+}
+
 TEST_F(KernelSourceParserTest, EmptyCompileCommandsJson_FallsBackToFlags) {
   std::string A = writeFile("a.cpp", R"cpp(#include "skc/Kernels.h"
 #ifndef FROM_FLAGS

@@ -1,0 +1,309 @@
+//===--- Loops.cuh - The CUDA elementwise launcher --------------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// gpuKernel(Iter, F) runs the functor \p F on every element of a built
+/// TensorIterator on the current CUDA stream (ATen/native/cuda/Loops.cuh):
+///
+///   struct AddFn {
+///     __device__ float operator()(float A, float B) const { return A + B; }
+///   };
+///   gpuKernel(*this, AddFn{});
+///
+/// The parameter and result types of F's call operator are the C++ types of
+/// the inputs and the output, as for cpu_kernel; Half and BFloat16 functors
+/// convert to float (opmath_type) inside. Note [CUDA elementwise launcher]
+/// says how an iteration is run.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_KERNELS_CUDA_LOOPS_CUH
+#define SKC_KERNELS_CUDA_LOOPS_CUH
+
+#include "OffsetCalculator.h"
+
+#include "sk/core/Half.h"
+#include "sk/cuda/CUDAException.h"
+#include "sk/cuda/CUDAStream.h"
+#include "sk/iter/TensorIterator.h"
+
+#include <cuda/std/tuple>
+
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace sk {
+namespace cuda {
+
+// Note [CUDA elementwise launcher]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// One kernel per (functor, C++ types), chosen per call:
+//
+//  - vectorized: every operand contiguous, of the functor's dtype and
+//    aligned for kVecSize elements. Each thread loads kVecSize elements of
+//    every input with one aligned vector access (a float4 for float),
+//    computes and stores a vector; the last partial vector goes element by
+//    element. The index is the linear one: no division.
+//  - strided: anything else (broadcast, transposed, sliced operands, a
+//    dtype that differs from the functor's, a CPU scalar operand). An
+//    OffsetCalculator splits each linear index over the iteration's sizes
+//    into byte offsets. Its index type is int32_t when the iterator says
+//    every offset fits (can_use_32bit_indexing()), else int64_t: 32-bit
+//    divisions are several times cheaper. Operands whose dtype differs from
+//    the functor's (the iterator promotes without temporaries, Note [Type
+//    promotion without temporaries]) are converted element by element, as
+//    the CPU's castingLoop does. A 0-dim CPU tensor that the iterator
+//    allowed on a CUDA iteration (a "CPU scalar") is read on the host and
+//    passed by value.
+//
+// Blocks have kThreads threads and each thread handles kPerThread
+// elements (strided: kThreads apart, so that a warp's accesses coalesce).
+
+constexpr int kThreads = 128;
+constexpr int kPerThread = 4;
+constexpr int kVecSize = 4;
+
+namespace detail {
+
+/// The signature of a functor's call operator.
+template <typename F>
+struct FunctorTraits : FunctorTraits<decltype(&F::operator())> {};
+template <typename C, typename R, typename... Args>
+struct FunctorTraits<R (C::*)(Args...) const> {
+  using result_type = R;
+  using ArgsTuple = std::tuple<std::decay_t<Args>...>;
+  static constexpr int arity = static_cast<int>(sizeof...(Args));
+  template <size_t I> using arg = std::tuple_element_t<I, ArgsTuple>;
+};
+
+/// Converts between the runtime's element types, as the CPU loops do
+/// (sk::detail::convertTo): through float for Half and BFloat16, bool
+/// results are "nonzero".
+template <typename To, typename From>
+SK_HOST_DEVICE inline To convertTo(From V) {
+  if constexpr (std::is_same_v<To, From>)
+    return V;
+  else if constexpr (std::is_same_v<From, Half> ||
+                     std::is_same_v<From, BFloat16>)
+    return static_cast<To>(static_cast<float>(V));
+  else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>)
+    return To(static_cast<float>(V));
+  else
+    return static_cast<To>(V);
+}
+
+/// Reads the element at \p P, of dtype \p Src, as a \p T.
+template <typename T>
+__device__ inline T loadAs(const char *P, ScalarType Src) {
+  switch (Src) {
+#define SK_LOAD_CASE(CppType, Name, PyName)                                    \
+  case ScalarType::Name:                                                       \
+    return convertTo<T>(*reinterpret_cast<const CppType *>(P));
+    SK_FORALL_SCALAR_TYPES(SK_LOAD_CASE)
+#undef SK_LOAD_CASE
+  default:
+    return T();
+  }
+}
+
+/// Writes \p V at \p P as dtype \p Dst.
+template <typename T>
+__device__ inline void storeAs(char *P, ScalarType Dst, T V) {
+  switch (Dst) {
+#define SK_STORE_CASE(CppType, Name, PyName)                                   \
+  case ScalarType::Name:                                                       \
+    *reinterpret_cast<CppType *>(P) = convertTo<CppType>(V);                   \
+    return;
+    SK_FORALL_SCALAR_TYPES(SK_STORE_CASE)
+#undef SK_STORE_CASE
+  default:
+    return;
+  }
+}
+
+/// What a kernel needs of the operands, passed by value.
+template <int NArgs> struct OperandData {
+  char *Ptr[NArgs];
+  ScalarType Dtype[NArgs];
+  /// The bytes of each CPU scalar operand (bit Arg of ScalarMask set).
+  uint64_t ScalarValue[NArgs];
+  uint32_t ScalarMask;
+  bool Cast;
+};
+
+template <typename T, int N> struct alignas(sizeof(T) * N) AlignedVector {
+  T V[N];
+};
+
+template <typename Traits, typename Fn, size_t... I>
+__device__ inline void vectorizedStep(const Fn &F, char *const *Ptr,
+                                      int64_t Base, int64_t N,
+                                      std::index_sequence<I...>) {
+  using Out = typename Traits::result_type;
+  if (Base + kVecSize <= N) {
+    ::cuda::std::tuple<
+        AlignedVector<typename Traits::template arg<I>, kVecSize>...>
+        In{*reinterpret_cast<
+            const AlignedVector<typename Traits::template arg<I>, kVecSize> *>(
+            reinterpret_cast<const typename Traits::template arg<I> *>(
+                Ptr[I + 1]) +
+            Base)...};
+    (void)In;
+    AlignedVector<Out, kVecSize> Result;
+#pragma unroll
+    for (int K = 0; K < kVecSize; ++K)
+      Result.V[K] = F(::cuda::std::get<I>(In).V[K]...);
+    *reinterpret_cast<AlignedVector<Out, kVecSize> *>(
+        reinterpret_cast<Out *>(Ptr[0]) + Base) = Result;
+    return;
+  }
+  for (int64_t J = Base; J < N; ++J)
+    reinterpret_cast<Out *>(Ptr[0])[J] =
+        F(reinterpret_cast<const typename Traits::template arg<I> *>(
+            Ptr[I + 1])[J]...);
+}
+
+template <typename Fn, int NArgs>
+__global__ void __launch_bounds__(kThreads)
+    vectorizedKernel(int64_t N, Fn F, OperandData<NArgs> Data) {
+  using Traits = FunctorTraits<Fn>;
+  int64_t Base =
+      (int64_t(blockIdx.x) * kThreads + threadIdx.x) * int64_t(kVecSize);
+  if (Base >= N)
+    return;
+  vectorizedStep<Traits>(F, Data.Ptr, Base, N,
+                         std::make_index_sequence<Traits::arity>());
+}
+
+/// The address of operand \p Arg's element at byte offset \p Offset.
+template <int NArgs>
+__device__ inline const char *operandAt(const OperandData<NArgs> &Data, int Arg,
+                                        int64_t Offset) {
+  if (Data.ScalarMask & (1u << Arg))
+    return reinterpret_cast<const char *>(&Data.ScalarValue[Arg]);
+  return Data.Ptr[Arg] + Offset;
+}
+
+template <typename Traits, typename Fn, int NArgs, typename IndexT, size_t... I>
+__device__ inline void stridedStep(const Fn &F, const OperandData<NArgs> &Data,
+                                   const OperandOffsets<NArgs, IndexT> &Off,
+                                   std::index_sequence<I...>) {
+  using Out = typename Traits::result_type;
+  if (!Data.Cast) {
+    *reinterpret_cast<Out *>(Data.Ptr[0] + Off.V[0]) =
+        F(*reinterpret_cast<const typename Traits::template arg<I> *>(
+            operandAt(Data, I + 1, Off.V[I + 1]))...);
+    return;
+  }
+  storeAs<Out>(
+      Data.Ptr[0] + Off.V[0], Data.Dtype[0],
+      F(loadAs<typename Traits::template arg<I>>(
+          operandAt(Data, I + 1, Off.V[I + 1]), Data.Dtype[I + 1])...));
+}
+
+template <typename Fn, int NArgs, typename IndexT>
+__global__ void __launch_bounds__(kThreads)
+    stridedKernel(IndexT N, Fn F, OperandData<NArgs> Data,
+                  OffsetCalculator<NArgs, IndexT> Calc) {
+  using Traits = FunctorTraits<Fn>;
+  IndexT Index = IndexT(blockIdx.x) * (kThreads * kPerThread) + threadIdx.x;
+#pragma unroll
+  for (int K = 0; K < kPerThread; ++K, Index += kThreads) {
+    if (Index >= N)
+      return;
+    stridedStep<Traits>(F, Data, Calc.get(Index),
+                        std::make_index_sequence<Traits::arity>());
+  }
+}
+
+template <int NArgs, typename IndexT>
+OffsetCalculator<NArgs, IndexT>
+makeOffsetCalculator(const TensorIteratorBase &Iter) {
+  const int64_t *Strides[NArgs];
+  for (int Arg = 0; Arg < NArgs; ++Arg)
+    Strides[Arg] = Iter.strides(Arg).data();
+  return OffsetCalculator<NArgs, IndexT>(Iter.ndim(), Iter.shape().data(),
+                                         Strides);
+}
+
+template <typename Traits, size_t... I>
+bool dtypesMatch(const TensorIteratorBase &Iter, std::index_sequence<I...>) {
+  return Iter.dtype(0) == scalarTypeOf<typename Traits::result_type>() &&
+         ((Iter.dtype(I + 1) ==
+           scalarTypeOf<typename Traits::template arg<I>>()) &&
+          ...);
+}
+
+template <typename Traits, size_t... I>
+bool alignedForVectors(const TensorIteratorBase &Iter,
+                       std::index_sequence<I...>) {
+  return isAlignedForVector(Iter.data_ptr(0),
+                            sizeof(typename Traits::result_type), kVecSize) &&
+         (isAlignedForVector(Iter.data_ptr(I + 1),
+                             sizeof(typename Traits::template arg<I>),
+                             kVecSize) &&
+          ...);
+}
+
+} // namespace detail
+
+/// Runs \p F over \p Iter, a built iterator of CUDA tensors with one output
+/// and as many inputs as \p F takes; see Note [CUDA elementwise launcher].
+template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
+  using Traits = detail::FunctorTraits<Fn>;
+  constexpr int NArgs = Traits::arity + 1;
+  using Indices = std::make_index_sequence<Traits::arity>;
+  SK_INTERNAL_ASSERT(Iter.ninputs() == Traits::arity, "kernel takes ",
+                     Traits::arity, " inputs but the iterator has ",
+                     Iter.ninputs());
+  SK_INTERNAL_ASSERT(Iter.noutputs() == 1, "kernel writes 1 output but the ",
+                     "iterator has ", Iter.noutputs());
+  const int64_t N = Iter.numel();
+  if (N == 0)
+    return;
+  SK_CHECK(Iter.ndim() <= kMaxDims, "CUDA elementwise kernels support at ",
+           "most ", kMaxDims, " dimensions, got ", Iter.ndim());
+
+  detail::OperandData<NArgs> Data;
+  Data.ScalarMask = 0;
+  for (int Arg = 0; Arg < NArgs; ++Arg) {
+    Data.Ptr[Arg] = static_cast<char *>(Iter.data_ptr(Arg));
+    Data.Dtype[Arg] = Iter.dtype(Arg);
+    Data.ScalarValue[Arg] = 0;
+    if (Arg > 0 && Iter.is_cpu_scalar(Arg)) {
+      std::memcpy(&Data.ScalarValue[Arg], Data.Ptr[Arg],
+                  static_cast<size_t>(Iter.element_size(Arg)));
+      Data.ScalarMask |= 1u << Arg;
+    }
+  }
+  Data.Cast = !detail::dtypesMatch<Traits>(Iter, Indices());
+
+  cudaStream_t Stream = getCurrentCUDAStream();
+  if (!Data.Cast && Data.ScalarMask == 0 && Iter.is_contiguous() &&
+      detail::alignedForVectors<Traits>(Iter, Indices())) {
+    int64_t Blocks = blocksFor(N, kThreads, kVecSize);
+    detail::vectorizedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
+                               Stream>>>(N, F, Data);
+  } else if (Iter.can_use_32bit_indexing()) {
+    unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
+    detail::stridedKernel<<<Grid, kThreads, 0, Stream>>>(
+        static_cast<int32_t>(N), F, Data,
+        detail::makeOffsetCalculator<NArgs, int32_t>(Iter));
+  } else {
+    unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
+    detail::stridedKernel<<<Grid, kThreads, 0, Stream>>>(
+        N, F, Data, detail::makeOffsetCalculator<NArgs, int64_t>(Iter));
+  }
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+} // namespace cuda
+} // namespace sk
+
+#endif // SKC_KERNELS_CUDA_LOOPS_CUH

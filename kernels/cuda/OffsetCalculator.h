@@ -1,0 +1,90 @@
+//===--- OffsetCalculator.h - Linear index to operand offsets ---*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The index math of the CUDA elementwise launcher (Loops.cuh): an
+/// OffsetCalculator turns the linear index of an element of a
+/// TensorIterator's iteration space into the byte offset of that element in
+/// every operand, for any shape, broadcasting (stride 0) and strides. It is
+/// templated on the index type so that iterations whose offsets fit in 32
+/// bits divide in 32 bits (ATen/cuda/detail/OffsetCalculator.cuh). Plain
+/// C++ as well as CUDA, so that the host tests check it without a GPU.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_KERNELS_CUDA_OFFSETCALCULATOR_H
+#define SKC_KERNELS_CUDA_OFFSETCALCULATOR_H
+
+#include "sk/util/HostDevice.h"
+
+#include <cstdint>
+
+namespace sk {
+namespace cuda {
+
+/// The most dimensions a CUDA elementwise kernel iterates over (PyTorch's
+/// MAX_DIMS).
+constexpr int kMaxDims = 25;
+
+/// The byte offsets of one element in each of NArgs operands.
+template <int NArgs, typename IndexT> struct OperandOffsets {
+  IndexT V[NArgs];
+};
+
+/// Maps linear indices of a shape, first dimension fastest (the
+/// TensorIterator's order), to byte offsets in NArgs operands.
+template <int NArgs, typename IndexT> struct OffsetCalculator {
+  int Dims = 0;
+  IndexT Sizes[kMaxDims] = {};
+  IndexT Strides[kMaxDims][NArgs] = {};
+
+  OffsetCalculator() = default;
+
+  /// \p Sizes[D] and \p Strides[Arg][D] (bytes) for D < \p Dims <=
+  /// kMaxDims, dimension 0 fastest.
+  OffsetCalculator(int NumDims, const int64_t *DimSizes,
+                   const int64_t *const *ArgStrides)
+      : Dims(NumDims) {
+    for (int D = 0; D < NumDims; ++D) {
+      Sizes[D] = static_cast<IndexT>(DimSizes[D]);
+      for (int Arg = 0; Arg < NArgs; ++Arg)
+        Strides[D][Arg] = static_cast<IndexT>(ArgStrides[Arg][D]);
+    }
+  }
+
+  SK_HOST_DEVICE OperandOffsets<NArgs, IndexT> get(IndexT Linear) const {
+    OperandOffsets<NArgs, IndexT> Out;
+    for (int Arg = 0; Arg < NArgs; ++Arg)
+      Out.V[Arg] = 0;
+    for (int D = 0; D < Dims; ++D) {
+      IndexT Size = Sizes[D];
+      IndexT Next = Linear / Size;
+      IndexT Mod = Linear - Next * Size;
+      Linear = Next;
+      for (int Arg = 0; Arg < NArgs; ++Arg)
+        Out.V[Arg] += Mod * Strides[D][Arg];
+    }
+    return Out;
+  }
+};
+
+/// Whether \p Ptr is aligned for a vector of \p VecSize elements of \p
+/// ElemSize bytes.
+inline bool isAlignedForVector(const void *Ptr, int64_t ElemSize, int VecSize) {
+  return reinterpret_cast<uintptr_t>(Ptr) % uintptr_t(ElemSize * VecSize) == 0;
+}
+
+/// The number of blocks of \p Threads threads, each handling \p PerThread
+/// elements, that cover \p N elements.
+inline int64_t blocksFor(int64_t N, int Threads, int PerThread) {
+  int64_t PerBlock = int64_t(Threads) * PerThread;
+  return (N + PerBlock - 1) / PerBlock;
+}
+
+} // namespace cuda
+} // namespace sk
+
+#endif // SKC_KERNELS_CUDA_OFFSETCALCULATOR_H

@@ -1,0 +1,148 @@
+//===--- Reduce.cuh - The CUDA reductions' building blocks ------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What ReduceOps.cu and ArgReduceOps.cu share; Note [CUDA reductions].
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_KERNELS_CUDA_REDUCE_CUH
+#define SKC_KERNELS_CUDA_REDUCE_CUH
+
+#include "Loops.cuh"
+
+#include "sk/cuda/CUDACachingAllocator.h"
+#include "sk/iter/ReduceUtils.h"
+#include "sk/ops/Factories.h"
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace sk {
+namespace cuda {
+
+// Note [CUDA reductions]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A reduction of self over some dims runs in three steps:
+//
+//  1. ReductionInput: self permuted so that the kept dims come first and
+//     the reduced ones last, as a contiguous tensor of the accumulation
+//     dtype (a copy by gpuKernel, which converts; none when self already is
+//     one). Each output element then reduces one contiguous segment.
+//  2. CUB: cub::DeviceReduce for one segment (a full reduction: the whole
+//     GPU works on it), cub::DeviceSegmentedReduce for several, into a
+//     contiguous buffer of accumulators. Temp storage comes from the
+//     caching allocator (allocateTempStorage).
+//  3. gpuKernel from that buffer, viewed with the output's shape, into the
+//     output: any strides, the conversion to the output's dtype, and the
+//     final projection (mean's division).
+//
+// Converting first means CUB is instantiated once per accumulation type,
+// not per pair of input and output dtypes. The copy costs a pass over the
+// input where self is not already laid out so; a reduction kernel that
+// reads strided input (PyTorch's Reduce.cuh) would save it.
+
+/// The identity: copies, with the launcher's conversions.
+template <typename T> struct IdentityFn {
+  __device__ T operator()(T X) const { return X; }
+};
+
+/// Copies \p Src into \p Dst (same sizes, any strides and dtypes), with
+/// the element type \p T in between.
+template <typename T> void copyInto(const Tensor &Dst, const Tensor &Src) {
+  TensorIteratorConfig Config;
+  Config.set_check_mem_overlap(false)
+      .check_all_same_dtype(false)
+      .resize_outputs(false)
+      .add_output(Dst)
+      .add_input(Src);
+  TensorIterator Iter = Config.build();
+  gpuKernel(Iter, IdentityFn<T>{});
+}
+
+/// Self laid out for a segmented reduction over \p Dims (Note [CUDA
+/// reductions]), with the number and length of the segments.
+struct ReductionInput {
+  Tensor Data;
+  int64_t Segments = 0;
+  int64_t SegmentLength = 1;
+};
+
+/// Step 1 of Note [CUDA reductions]: \p Self with the dims of \p Mask last,
+/// contiguous, of dtype \p AccDtype (C++ type \p acc_t).
+template <typename acc_t>
+ReductionInput makeReductionInput(const Tensor &Self,
+                                  const TensorIteratorBase::DimMask &Mask,
+                                  ScalarType AccDtype) {
+  ReductionInput R;
+  std::vector<int64_t> Perm;
+  int64_t Kept = 1, Reduced = 1;
+  for (int64_t D = 0; D < Self.dim(); ++D)
+    if (!Mask[D]) {
+      Perm.push_back(D);
+      Kept *= Self.size(D);
+    }
+  for (int64_t D = 0; D < Self.dim(); ++D)
+    if (Mask[D]) {
+      Perm.push_back(D);
+      Reduced *= Self.size(D);
+    }
+  R.Segments = Kept;
+  R.SegmentLength = Reduced;
+  Tensor Permuted = Self.dim() == 0 ? Self : Self.permute(Perm);
+  if (Permuted.is_contiguous() && Permuted.scalar_type() == AccDtype) {
+    R.Data = Permuted;
+    return R;
+  }
+  R.Data = empty(Permuted.sizes(), Self.options().dtype(AccDtype));
+  if (R.Data.numel() != 0)
+    copyInto<acc_t>(R.Data, Permuted);
+  return R;
+}
+
+/// The offset of a segment: Index * Length.
+struct SegmentOffset {
+  int64_t Length;
+  __host__ __device__ int64_t operator()(int64_t Index) const {
+    return Index * Length;
+  }
+};
+
+/// Step 2 of Note [CUDA reductions]: reduces \p Segments contiguous
+/// segments of \p Length elements of \p In with \p Op from \p Init into
+/// \p Out (Segments elements), on the current stream.
+template <typename InputIt, typename OutputIt, typename Op, typename T>
+void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
+               Op Reduce, T Init) {
+  cudaStream_t Stream = getCurrentCUDAStream();
+  size_t Bytes = 0;
+  if (Segments == 1) {
+    SK_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, Bytes, In, Out, Length,
+                                            Reduce, Init, Stream));
+    DataPtr Temp = CUDACachingAllocator::allocateTempStorage(Bytes);
+    SK_CUDA_CHECK(cub::DeviceReduce::Reduce(Temp.get(), Bytes, In, Out, Length,
+                                            Reduce, Init, Stream));
+    return;
+  }
+  auto Begin = thrust::make_transform_iterator(
+      thrust::make_counting_iterator<int64_t>(0), SegmentOffset{Length});
+  auto End = Begin + 1;
+  SK_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+      nullptr, Bytes, In, Out, Segments, Begin, End, Reduce, Init, Stream));
+  DataPtr Temp = CUDACachingAllocator::allocateTempStorage(Bytes);
+  SK_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
+      Temp.get(), Bytes, In, Out, Segments, Begin, End, Reduce, Init, Stream));
+}
+
+} // namespace cuda
+} // namespace sk
+
+#endif // SKC_KERNELS_CUDA_REDUCE_CUH

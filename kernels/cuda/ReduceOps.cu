@@ -1,0 +1,203 @@
+//===--- ReduceOps.cu - sum, mean, prod, amax, amin, all, any on CUDA -----===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The CUDA impls of the structured groups of cpu/ReduceOps.cpp, whose
+/// meta functions they share, with CUB (Note [CUDA reductions] in
+/// Reduce.cuh). Accumulators as on the CPU: opmath_type of the output
+/// (float32 for float16 and bfloat16), integers wrap; amax and amin
+/// propagate NaN; all and any reduce "nonzero" of any input dtype. The
+/// full reductions sum(), mean() and prod() are the CPU's composites.
+///
+//===----------------------------------------------------------------------===//
+
+#include "NativeFunctions.h"
+
+#include "Reduce.cuh"
+
+#include <cuda/std/limits>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+namespace sk {
+namespace {
+
+using DimMask = TensorIteratorBase::DimMask;
+
+IntArrayRef dimsOrAll(OptionalIntArrayRef Dim) {
+  return Dim ? *Dim : IntArrayRef();
+}
+
+/// `+` or `*`, wrapping for integers, `||` or `&&` for bool.
+template <bool IsProduct> struct ArithmeticOp {
+  template <typename T> __device__ T operator()(T A, T B) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return IsProduct ? (A && B) : (A || B);
+    else if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(
+          IsProduct ? static_cast<uint64_t>(A) * static_cast<uint64_t>(B)
+                    : static_cast<uint64_t>(A) + static_cast<uint64_t>(B));
+    else
+      return IsProduct ? A * B : A + B;
+  }
+};
+
+/// max (IsMax) or min; NaN propagates.
+template <bool IsMax> struct ExtremumOp {
+  template <typename T> __device__ T operator()(T A, T B) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return IsMax ? (A || B) : (A && B);
+    } else {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (isnan(A))
+          return A;
+        if (isnan(B))
+          return B;
+      }
+      return (IsMax ? A > B : A < B) ? A : B;
+    }
+  }
+};
+
+/// The accumulator into the output, divided by Divisor when it is not 0
+/// (mean).
+template <typename T> struct ProjectFn {
+  double Divisor;
+  __device__ T operator()(T Acc) const {
+    if constexpr (std::is_floating_point_v<T>)
+      if (Divisor != 0)
+        return Acc / static_cast<T>(Divisor);
+    return Acc;
+  }
+};
+
+/// Reduces \p Self over \p Mask with \p Op from \p Init into \p Out, in
+/// acc_t; see Note [CUDA reductions].
+template <typename acc_t, typename Op>
+void reduceInto(const Tensor &Self, const DimMask &Mask, const Tensor &Out,
+                Op Reduce, acc_t Init, double Divisor = 0) {
+  if (Out.numel() == 0)
+    return;
+  ScalarType AccDtype = scalarTypeOf<acc_t>();
+  cuda::ReductionInput In =
+      cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
+  Tensor Acc = empty({In.Segments}, Self.options().dtype(AccDtype));
+  cuda::cubReduce(static_cast<const acc_t *>(In.Data.data_ptr()),
+                  static_cast<acc_t *>(Acc.data_ptr()), In.Segments,
+                  In.SegmentLength, Reduce, Init);
+  TensorIteratorConfig Config;
+  Config.set_check_mem_overlap(false)
+      .check_all_same_dtype(false)
+      .resize_outputs(false)
+      .add_output(Out)
+      .add_owned_input(Acc.view(Out.sizes()));
+  TensorIterator Iter = Config.build();
+  cuda::gpuKernel(Iter, ProjectFn<acc_t>{Divisor});
+}
+
+template <bool IsProduct>
+void arithmeticReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out,
+                      double Divisor = 0) {
+  DimMask Mask = make_dim_mask(Dims, Self.dim());
+  visitScalarType(Out.scalar_type(), [&](auto Tag) {
+    using acc_t = opmath_type<decltype(Tag)>;
+    reduceInto<acc_t>(Self, Mask, Out, ArithmeticOp<IsProduct>{},
+                      IsProduct ? acc_t(1) : acc_t(0), Divisor);
+  });
+}
+
+template <bool IsMax>
+void extremumReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
+  DimMask Mask = make_dim_mask(Dims, Self.dim());
+  visitScalarType(Self.scalar_type(), [&](auto Tag) {
+    using acc_t = opmath_type<decltype(Tag)>;
+    using Limits = ::cuda::std::numeric_limits<acc_t>;
+    acc_t Init;
+    if constexpr (std::is_same_v<acc_t, bool>)
+      Init = !IsMax;
+    else if constexpr (std::is_floating_point_v<acc_t>)
+      Init = IsMax ? -Limits::infinity() : Limits::infinity();
+    else
+      Init = IsMax ? Limits::lowest() : Limits::max();
+    reduceInto<acc_t>(Self, Mask, Out, ExtremumOp<IsMax>{}, Init);
+  });
+}
+
+/// all (IsAll) or any: the input converted to bool ("nonzero"), reduced
+/// with && or ||.
+template <bool IsAll>
+void logicalReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
+  DimMask Mask = make_dim_mask(Dims, Self.dim());
+  visitScalarType(Self.scalar_type(), [&](auto) {
+    reduceInto<bool>(Self, Mask, Out, ExtremumOp</*IsMax=*/!IsAll>{}, IsAll);
+  });
+}
+
+/// The number of elements reduced into each output element.
+int64_t reducedCount(const Tensor &Self, IntArrayRef Dims) {
+  DimMask Mask = make_dim_mask(Dims, Self.dim());
+  int64_t Count = 1;
+  for (int64_t D = 0; D < Self.dim(); ++D)
+    if (Mask[D])
+      Count *= Self.size(D);
+  return Count;
+}
+
+} // namespace
+
+SK_IMPL_FUNC(sum_out_cuda)
+(const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
+ std::optional<ScalarType> dtype, const Tensor &out) {
+  arithmeticReduce</*IsProduct=*/false>(self, dimsOrAll(dim), out);
+}
+
+SK_IMPL_FUNC(mean_out_cuda)
+(const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
+ std::optional<ScalarType> dtype, const Tensor &out) {
+  // Over no elements: 0 / 0, NaN, as on the CPU.
+  int64_t Count = reducedCount(self, dimsOrAll(dim));
+  double Divisor = Count == 0 ? std::nan("") : static_cast<double>(Count);
+  arithmeticReduce</*IsProduct=*/false>(self, dimsOrAll(dim), out, Divisor);
+}
+
+SK_IMPL_FUNC(prod_out_cuda)
+(const Tensor &self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype,
+ const Tensor &out) {
+  arithmeticReduce</*IsProduct=*/true>(self, {dim}, out);
+}
+
+SK_IMPL_FUNC(amax_out_cuda)
+(const Tensor &self, IntArrayRef dim, bool keepdim, const Tensor &out) {
+  extremumReduce</*IsMax=*/true>(self, dim, out);
+}
+
+SK_IMPL_FUNC(amin_out_cuda)
+(const Tensor &self, IntArrayRef dim, bool keepdim, const Tensor &out) {
+  extremumReduce</*IsMax=*/false>(self, dim, out);
+}
+
+SK_IMPL_FUNC(all_out_cuda)
+(const Tensor &self, int64_t dim, bool keepdim, const Tensor &out) {
+  logicalReduce</*IsAll=*/true>(self, {dim}, out);
+}
+
+SK_IMPL_FUNC(all_all_out_cuda)(const Tensor &self, const Tensor &out) {
+  logicalReduce</*IsAll=*/true>(self, {}, out);
+}
+
+SK_IMPL_FUNC(any_out_cuda)
+(const Tensor &self, int64_t dim, bool keepdim, const Tensor &out) {
+  logicalReduce</*IsAll=*/false>(self, {dim}, out);
+}
+
+SK_IMPL_FUNC(any_all_out_cuda)(const Tensor &self, const Tensor &out) {
+  logicalReduce</*IsAll=*/false>(self, {}, out);
+}
+
+} // namespace sk

@@ -1,0 +1,492 @@
+//===--- KernelCUDATest.cpp - The CUDA impls against the CPU ones ---------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The pointwise operators and reductions of kernels/cuda/ run on CUDA and
+/// on the CPU over the same inputs, compared within a tolerance per dtype:
+/// broadcast, transposed, sliced (unaligned), zero-size, one-element and
+/// 0-dim operands, type promotion, Scalar overloads, out= and in-place
+/// variants. The launcher's index math (OffsetCalculator.h) is host code
+/// and is tested without a GPU.
+///
+//===----------------------------------------------------------------------===//
+
+#include "CUDATestUtils.h"
+#include "OffsetCalculator.h"
+#include "iter/IterTestUtils.h"
+
+#include "Functions.h"
+
+#include "sk/ops/Factories.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+using namespace sk;
+using namespace sk::test;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The launcher's index math (no GPU needed)
+//===----------------------------------------------------------------------===//
+
+/// The byte offsets of linear index \p I in a shape (dim 0 fastest), the
+/// naive way.
+int64_t naiveOffset(int64_t I, const std::vector<int64_t> &Sizes,
+                    const std::vector<int64_t> &Strides) {
+  int64_t Offset = 0;
+  for (size_t D = 0; D < Sizes.size(); ++D) {
+    Offset += (I % Sizes[D]) * Strides[D];
+    I /= Sizes[D];
+  }
+  return Offset;
+}
+
+template <typename IndexT> void checkOffsets() {
+  std::vector<int64_t> Sizes = {3, 1, 4, 5};
+  std::vector<int64_t> Out = {4, 12, 12, 48};  // contiguous float
+  std::vector<int64_t> Bcast = {0, 0, 8, 32};  // broadcast along dim 0
+  std::vector<int64_t> Trans = {80, 4, 20, 0}; // permuted, broadcast dim 3
+  const int64_t *Strides[3] = {Out.data(), Bcast.data(), Trans.data()};
+  cuda::OffsetCalculator<3, IndexT> Calc(4, Sizes.data(), Strides);
+  for (int64_t I = 0; I < 60; ++I) {
+    auto Off = Calc.get(static_cast<IndexT>(I));
+    EXPECT_EQ(Off.V[0], naiveOffset(I, Sizes, Out)) << I;
+    EXPECT_EQ(Off.V[1], naiveOffset(I, Sizes, Bcast)) << I;
+    EXPECT_EQ(Off.V[2], naiveOffset(I, Sizes, Trans)) << I;
+  }
+}
+
+TEST(CUDALauncherTest, OffsetCalculator32_MatchesNaiveOffsets) {
+  checkOffsets<int32_t>();
+}
+
+TEST(CUDALauncherTest, OffsetCalculator64_MatchesNaiveOffsets) {
+  checkOffsets<int64_t>();
+}
+
+TEST(CUDALauncherTest, OffsetCalculator64_HandlesOffsetsBeyond32Bits) {
+  std::vector<int64_t> Sizes = {2, int64_t(3) << 30};
+  std::vector<int64_t> Strides = {4, 8};
+  const int64_t *Ptrs[1] = {Strides.data()};
+  cuda::OffsetCalculator<1, int64_t> Calc(2, Sizes.data(), Ptrs);
+  int64_t Last = 2 * (int64_t(3) << 30) - 1;
+  EXPECT_EQ(Calc.get(Last).V[0], 4 + 8 * ((int64_t(3) << 30) - 1));
+}
+
+TEST(CUDALauncherTest, ZeroDims_GiveOffsetZero) {
+  cuda::OffsetCalculator<2, int32_t> Calc(0, nullptr, nullptr);
+  EXPECT_EQ(Calc.get(0).V[0], 0);
+  EXPECT_EQ(Calc.get(0).V[1], 0);
+}
+
+TEST(CUDALauncherTest, VectorAlignmentAndBlocks) {
+  alignas(16) float Buffer[8];
+  EXPECT_TRUE(cuda::isAlignedForVector(Buffer, 4, 4));
+  EXPECT_FALSE(cuda::isAlignedForVector(Buffer + 1, 4, 4));
+  EXPECT_TRUE(cuda::isAlignedForVector(Buffer + 1, 1, 4));
+  EXPECT_EQ(cuda::blocksFor(1, 128, 4), 1);
+  EXPECT_EQ(cuda::blocksFor(512, 128, 4), 1);
+  EXPECT_EQ(cuda::blocksFor(513, 128, 4), 2);
+  EXPECT_EQ(cuda::blocksFor(int64_t(256) << 20, 128, 4), 524288);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+const Device kCuda("cuda:0");
+
+/// Deterministic values of \p Dtype: small integers, quarters for floating
+/// dtypes; \p Positive keeps them above 0 (divisors, logarithms).
+Tensor values(IntArrayRef Sizes, ScalarType Dtype, int Seed,
+              bool Positive = false) {
+  int64_t N = 1;
+  for (int64_t S : Sizes)
+    N *= S;
+  std::vector<double> V(static_cast<size_t>(N));
+  for (int64_t I = 0; I < N; ++I) {
+    double X = double((I * 37 + Seed * 11) % 19) - (Positive ? -1 : 9);
+    if (Dtype == kBool)
+      X = double((I + Seed) % 3 == 0);
+    else if (Dtype == kByte)
+      X = std::fabs(X);
+    else if (isFloatingType(Dtype))
+      X /= 4;
+    V[static_cast<size_t>(I)] = X;
+  }
+  return fromVector(V, Sizes, Dtype);
+}
+
+double tolerance(ScalarType Dtype) {
+  if (Dtype == kHalf)
+    return 1e-2;
+  if (Dtype == kBFloat16)
+    return 2e-2;
+  if (Dtype == kFloat)
+    return 1e-5;
+  if (Dtype == kDouble)
+    return 1e-12;
+  return 0;
+}
+
+/// \p OnCuda (a CUDA tensor) holds what \p OnCpu holds.
+void expectMatch(const Tensor &OnCpu, const Tensor &OnCuda) {
+  ASSERT_EQ(OnCuda.device(), kCuda);
+  ASSERT_EQ(OnCpu.sizes().vec(), OnCuda.sizes().vec());
+  ASSERT_EQ(OnCpu.dtype(), OnCuda.dtype());
+  std::vector<double> A = valuesOf<double>(OnCpu.to(kDouble));
+  std::vector<double> B = valuesOf<double>(OnCuda.to(kCPU).to(kDouble));
+  double Tol = tolerance(OnCpu.dtype());
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (std::isnan(A[I])) {
+      EXPECT_TRUE(std::isnan(B[I])) << "element " << I;
+      continue;
+    }
+    if (A[I] == B[I]) // Infinities too.
+      continue;
+    EXPECT_NEAR(A[I], B[I], Tol * (1 + std::fabs(A[I]))) << "element " << I;
+  }
+}
+
+using Op = std::function<Tensor(const std::vector<Tensor> &)>;
+
+/// Runs \p F on \p Inputs (CPU) and on their copies on the GPU.
+void checkOp(const Op &F, const std::vector<Tensor> &Inputs) {
+  Tensor Expected = F(Inputs);
+  std::vector<Tensor> OnCuda;
+  for (const Tensor &T : Inputs)
+    OnCuda.push_back(T.to(kCuda));
+  expectMatch(Expected, F(OnCuda));
+}
+
+/// The shapes every pointwise operator runs over: equal, broadcast,
+/// zero-size, one-element, 0-dim, and long enough for the vector path
+/// with and without a tail.
+const std::vector<std::vector<std::vector<int64_t>>> kShapes = {
+    {{3, 4}, {3, 4}, {3, 4}},
+    {{3, 1}, {1, 4}, {4}},
+    {{0, 4}, {0, 4}, {1, 4}},
+    {{1}, {1}, {1}},
+    {{}, {}, {}},
+    {{1000}, {1000}, {1000}},
+    {{1003}, {1}, {1003}},
+    {{2, 1, 5}, {3, 1}, {2, 3, 5}}};
+
+/// Checks \p F (taking \p Arity tensors) over kShapes, transposed and
+/// sliced operands, in \p Dtype.
+void checkPointwise(const Op &F, int Arity, ScalarType Dtype,
+                    bool Positive = false) {
+  SCOPED_TRACE(::testing::Message() << "dtype " << Dtype);
+  for (const auto &Shapes : kShapes) {
+    std::vector<Tensor> In;
+    for (int A = 0; A < Arity; ++A)
+      In.push_back(values(Shapes[A], Dtype, A, Positive && A > 0));
+    checkOp(F, In);
+  }
+  // Transposed (strided) and sliced (unaligned, not vectorizable).
+  std::vector<Tensor> In;
+  for (int A = 0; A < Arity; ++A)
+    In.push_back(values({5, 6}, Dtype, A, Positive && A > 0));
+  checkOp(
+      [&](const std::vector<Tensor> &X) {
+        std::vector<Tensor> T;
+        for (const Tensor &Y : X)
+          T.push_back(Y.t());
+        return F(T);
+      },
+      In);
+  checkOp(
+      [&](const std::vector<Tensor> &X) {
+        std::vector<Tensor> T;
+        for (const Tensor &Y : X)
+          T.push_back(Y.reshape({30}).narrow(0, 1, 27));
+        return F(T);
+      },
+      In);
+}
+
+const std::vector<ScalarType> kFloating = {kFloat, kDouble, kHalf, kBFloat16};
+const std::vector<ScalarType> kNumeric = {kFloat, kDouble, kHalf, kBFloat16,
+                                          kInt,   kLong,   kByte, kChar};
+
+//===----------------------------------------------------------------------===//
+// Pointwise
+//===----------------------------------------------------------------------===//
+
+class CUDAPointwiseTest : public CUDATest {};
+
+TEST_F(CUDAPointwiseTest, Arithmetic_MatchesCpu) {
+  for (ScalarType D : kNumeric) {
+    checkPointwise([](auto &X) { return sk::add(X[0], X[1], 2); }, 2, D);
+    checkPointwise([](auto &X) { return sk::sub(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::mul(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::div(X[0], X[1]); }, 2, D, true);
+    checkPointwise([](auto &X) { return sk::div(X[0], X[1], "trunc"); }, 2, D,
+                   true);
+    checkPointwise([](auto &X) { return sk::div(X[0], X[1], "floor"); }, 2, D,
+                   true);
+    checkPointwise([](auto &X) { return sk::pow(X[0], X[1]); }, 2, D, true);
+  }
+  checkPointwise([](auto &X) { return sk::add(X[0], X[1]); }, 2, kBool);
+  checkPointwise([](auto &X) { return sk::mul(X[0], X[1]); }, 2, kBool);
+}
+
+TEST_F(CUDAPointwiseTest, ScalarOverloads_MatchCpu) {
+  for (ScalarType D : kNumeric) {
+    checkPointwise([](auto &X) { return sk::add(X[0], 3, 2); }, 1, D);
+    checkPointwise([](auto &X) { return sk::sub(X[0], 2); }, 1, D);
+    checkPointwise([](auto &X) { return sk::mul(X[0], 3); }, 1, D);
+    checkPointwise([](auto &X) { return sk::div(X[0], 4); }, 1, D);
+    checkPointwise([](auto &X) { return sk::pow(X[0], 2); }, 1, D);
+    checkPointwise([](auto &X) { return sk::pow(X[0], 3); }, 1, D);
+  }
+  for (ScalarType D : kFloating) {
+    checkPointwise([](auto &X) { return sk::add(X[0], 2.5); }, 1, D);
+    checkPointwise([](auto &X) { return sk::pow(X[0], 0.5); }, 1, D);
+    checkPointwise([](auto &X) { return sk::pow(X[0], -1.5); }, 1, D);
+  }
+  // Promotion: an integral tensor and a float Scalar.
+  checkPointwise([](auto &X) { return sk::mul(X[0], 0.5); }, 1, kInt);
+}
+
+TEST_F(CUDAPointwiseTest, Promotion_MatchesCpu) {
+  checkOp([](auto &X) { return sk::add(X[0], X[1]); },
+          {values({4, 5}, kInt, 0), values({5}, kFloat, 1)});
+  checkOp([](auto &X) { return sk::mul(X[0], X[1]); },
+          {values({4, 5}, kHalf, 0), values({4, 5}, kDouble, 1)});
+  checkOp([](auto &X) { return sk::div(X[0], X[1]); },
+          {values({7}, kLong, 0), values({7}, kInt, 1, true)});
+  // A 0-dim CPU tensor beside CUDA tensors is a CPU scalar.
+  Tensor A = values({3, 4}, kFloat, 0).to(kCuda);
+  Tensor S = values({}, kFloat, 5);
+  expectMatch(sk::add(values({3, 4}, kFloat, 0), S), sk::add(A, S));
+}
+
+TEST_F(CUDAPointwiseTest, Unary_MatchesCpu) {
+  for (ScalarType D : kNumeric) {
+    checkPointwise([](auto &X) { return sk::abs(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::relu(X[0]); }, 1, D);
+    if (D != kByte)
+      checkPointwise([](auto &X) { return sk::neg(X[0]); }, 1, D);
+    // Integral inputs compute in float32.
+    checkPointwise([](auto &X) { return sk::exp(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::sin(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::cos(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::tanh(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::sigmoid(X[0]); }, 1, D);
+  }
+  for (ScalarType D : kFloating) {
+    checkPointwise([](auto &X) { return sk::log(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::sqrt(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::rsqrt(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::gelu(X[0]); }, 1, D);
+    checkPointwise([](auto &X) { return sk::gelu(X[0], "tanh"); }, 1, D);
+  }
+}
+
+TEST_F(CUDAPointwiseTest, Comparisons_MatchCpu) {
+  std::vector<ScalarType> Dtypes = kNumeric;
+  Dtypes.push_back(kBool);
+  for (ScalarType D : Dtypes) {
+    checkPointwise([](auto &X) { return sk::eq(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::ne(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::lt(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::le(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::gt(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::ge(X[0], X[1]); }, 2, D);
+    checkPointwise([](auto &X) { return sk::eq(X[0], 1); }, 1, D);
+    checkPointwise([](auto &X) { return sk::ne(X[0], 0); }, 1, D);
+    checkPointwise([](auto &X) { return sk::lt(X[0], 1); }, 1, D);
+    checkPointwise([](auto &X) { return sk::le(X[0], 0.5); }, 1, D);
+    checkPointwise([](auto &X) { return sk::gt(X[0], 0); }, 1, D);
+    checkPointwise([](auto &X) { return sk::ge(X[0], 1); }, 1, D);
+  }
+}
+
+TEST_F(CUDAPointwiseTest, ClampAndWhere_MatchCpu) {
+  for (ScalarType D : kNumeric) {
+    checkPointwise(
+        [](auto &X) {
+          return sk::clamp(X[0], std::optional<Scalar>(1),
+                           std::optional<Scalar>(2));
+        },
+        1, D);
+    checkPointwise(
+        [](auto &X) {
+          return sk::clamp(X[0], std::optional<Scalar>(1), std::nullopt);
+        },
+        1, D);
+    checkPointwise(
+        [](auto &X) {
+          return sk::clamp(X[0], std::nullopt, std::optional<Scalar>(2));
+        },
+        1, D);
+    checkPointwise(
+        [](auto &X) {
+          return sk::clamp(X[0], std::optional<Tensor>(X[1]),
+                           std::optional<Tensor>(X[2]));
+        },
+        3, D);
+    checkPointwise(
+        [](auto &X) {
+          return sk::clamp(X[0], std::optional<Tensor>(X[1]), std::nullopt);
+        },
+        2, D);
+    checkPointwise(
+        [](auto &X) { return sk::where(sk::gt(X[0], 0), X[1], X[2]); }, 3, D);
+  }
+  checkOp([](auto &X) { return sk::where(X[0], X[1], X[2]); },
+          {values({4, 5}, kBool, 0), values({5}, kInt, 1),
+           values({4, 1}, kFloat, 2)});
+}
+
+TEST_F(CUDAPointwiseTest, OutAndInplace_MatchCpu) {
+  Tensor A = values({6, 7}, kFloat, 0), B = values({7}, kFloat, 1);
+  Tensor Expected = sk::add(A, B, 3);
+  // out= of the right size, a wrong size (resized) and a transposed one.
+  Tensor Out = sk::empty({6, 7}, kCuda);
+  sk::add_out(Out, A.to(kCuda), B.to(kCuda), 3);
+  expectMatch(Expected, Out);
+  Tensor Resized = sk::empty({0}, kCuda);
+  sk::add_out(Resized, A.to(kCuda), B.to(kCuda), 3);
+  expectMatch(Expected, Resized);
+  Tensor Transposed = sk::empty({7, 6}, kCuda).t();
+  sk::add_out(Transposed, A.to(kCuda), B.to(kCuda), 3);
+  expectMatch(Expected, Transposed);
+  // out= of another dtype.
+  Tensor Double = sk::empty({6, 7}, TensorOptions(kCuda).dtype(kDouble));
+  sk::add_out(Double, A.to(kCuda), B.to(kCuda), 3);
+  expectMatch(Expected.to(kDouble), Double);
+  // In place, on a transposed view too.
+  Tensor InPlace = A.to(kCuda);
+  sk::add_(InPlace, B.to(kCuda), 3);
+  expectMatch(Expected, InPlace);
+  Tensor Base = values({7, 6}, kFloat, 2);
+  Tensor View = Base.to(kCuda);
+  Tensor ViewT = View.t();
+  sk::mul_(ViewT, 2);
+  expectMatch(sk::mul(Base, 2), View);
+  Tensor C = values({6, 7}, kFloat, 3).to(kCuda);
+  sk::clamp_(C, std::optional<Scalar>(0), std::optional<Scalar>(1));
+  expectMatch(sk::clamp(values({6, 7}, kFloat, 3), std::optional<Scalar>(0),
+                        std::optional<Scalar>(1)),
+              C);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class CUDAReduceTest : public CUDATest {};
+
+/// Checks \p F over a 3-d tensor, its transpose, a zero-size one (where
+/// \p ZeroSize), a one-element and a 0-dim one, in \p Dtype.
+void checkReduction(const Op &F, ScalarType Dtype, bool ZeroSize = true) {
+  SCOPED_TRACE(::testing::Message() << "dtype " << Dtype);
+  checkOp(F, {values({2, 3, 4}, Dtype, 0)});
+  checkOp([&](auto &X) { return F({X[0].transpose(0, 2)}); },
+          {values({4, 3, 2}, Dtype, 1)});
+  checkOp(F, {values({1, 1, 1}, Dtype, 2)});
+  if (ZeroSize)
+    checkOp(F, {values({2, 0, 4}, Dtype, 0)});
+}
+
+TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
+  for (ScalarType D : kNumeric) {
+    checkReduction([](auto &X) { return sk::sum(X[0]); }, D);
+    checkReduction([](auto &X) { return sk::sum(X[0], {1}); }, D);
+    checkReduction(
+        [](auto &X) {
+          std::vector<int64_t> Dims = {0, 2};
+          return sk::sum(X[0], IntArrayRef(Dims), /*keepdim=*/true);
+        },
+        D);
+    checkReduction([](auto &X) { return sk::prod(X[0], 2); }, D);
+    checkReduction([](auto &X) { return sk::prod(X[0]); }, D);
+  }
+  for (ScalarType D : kFloating) {
+    checkReduction([](auto &X) { return sk::mean(X[0]); }, D);
+    checkReduction([](auto &X) { return sk::mean(X[0], {2}); }, D);
+    checkReduction([](auto &X) { return sk::sum(X[0], {1}, false, kDouble); },
+                   D);
+  }
+  checkReduction([](auto &X) { return sk::sum(X[0]); }, kBool);
+  checkOp([](auto &X) { return sk::sum(X[0]); }, {values({}, kFloat, 3)});
+  // A full reduction large enough for several CUB blocks (float64: the
+  // order of the additions differs).
+  checkOp([](auto &X) { return sk::sum(X[0]); },
+          {values({1 << 20}, kDouble, 4)});
+  checkOp([](auto &X) { return sk::amax(X[0]); },
+          {values({1 << 20}, kFloat, 4)});
+}
+
+TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
+  std::vector<ScalarType> Dtypes = kNumeric;
+  Dtypes.push_back(kBool);
+  for (ScalarType D : Dtypes) {
+    checkReduction([](auto &X) { return sk::amax(X[0], {1}); }, D);
+    checkReduction([](auto &X) { return sk::amin(X[0], {0, 2}); }, D);
+    checkReduction([](auto &X) { return sk::all(X[0]); }, D);
+    checkReduction([](auto &X) { return sk::any(X[0]); }, D);
+    checkReduction([](auto &X) { return sk::all(X[0], 1); }, D);
+    checkReduction([](auto &X) { return sk::any(X[0], 2, true); }, D);
+  }
+  checkReduction([](auto &X) { return sk::amax(X[0]); }, kFloat,
+                 /*ZeroSize=*/false);
+  // NaN propagates.
+  Tensor N = fromVector(std::vector<double>{1, NAN, 3, 2}, {2, 2}, kFloat);
+  checkOp([](auto &X) { return sk::amax(X[0], {1}); }, {N});
+}
+
+TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
+  for (ScalarType D : kNumeric) {
+    checkReduction([](auto &X) { return sk::argmax(X[0]); }, D, false);
+    checkReduction([](auto &X) { return sk::argmin(X[0]); }, D, false);
+    checkReduction([](auto &X) { return sk::argmax(X[0], 1); }, D, false);
+    checkReduction([](auto &X) { return sk::argmin(X[0], 2, true); }, D, false);
+    checkReduction([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, D,
+                   false);
+    checkReduction([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, D,
+                   false);
+    checkReduction([](auto &X) { return std::get<0>(sk::min(X[0], 0, true)); },
+                   D, false);
+    checkReduction([](auto &X) { return std::get<1>(sk::min(X[0], 2)); }, D,
+                   false);
+  }
+  // Ties pick the first; NaN wins.
+  Tensor T = fromVector(std::vector<double>{2, 5, 5, 1, NAN, 0, NAN, 9}, {2, 4},
+                        kFloat);
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {T});
+  checkOp([](auto &X) { return sk::argmin(X[0]); }, {T});
+  checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, {T});
+  // A zero-size tensor along a kept dim gives empty results.
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+          {values({0, 3}, kFloat, 0)});
+  checkOp([](auto &X) { return sk::argmax(X[0]); }, {values({}, kFloat, 1)});
+}
+
+TEST_F(CUDAReduceTest, OutVariants_MatchCpu) {
+  Tensor A = values({5, 6}, kFloat, 0);
+  Tensor Sum = sk::empty({5}, kCuda);
+  sk::sum_out(Sum, A.to(kCuda), {1});
+  expectMatch(sk::sum(A, {1}), Sum);
+  Tensor Strided = sk::empty({5, 2}, kCuda).select(1, 1);
+  sk::amax_out(Strided, A.to(kCuda), {1});
+  expectMatch(sk::amax(A, {1}), Strided);
+  Tensor V = sk::empty({0}, kCuda);
+  Tensor I = sk::empty({0}, TensorOptions(kCuda).dtype(kLong));
+  sk::max_out(V, I, A.to(kCuda), 0);
+  expectMatch(std::get<0>(sk::max(A, 0)), V);
+  expectMatch(std::get<1>(sk::max(A, 0)), I);
+}
+
+} // namespace

@@ -40,6 +40,8 @@
 
 #include "sk/iter/TypePromotion.h"
 
+#include "IntegerMath.h"
+
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -47,31 +49,14 @@
 
 namespace sk {
 
+using kernels::powInteger;
+using kernels::wrapAdd;
+using kernels::wrapMul;
+using kernels::wrapSub;
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-// Integer arithmetic wraps around, as PyTorch's does in practice; going
-// through uint64_t keeps it defined (no signed overflow, no promotion of
-// uint16_t products to int).
-template <typename T> static inline T wrapAdd(T A, T B) {
-  if constexpr (kIsInteger<T>)
-    return static_cast<T>(static_cast<uint64_t>(A) + static_cast<uint64_t>(B));
-  else
-    return A + B;
-}
-template <typename T> static inline T wrapSub(T A, T B) {
-  if constexpr (kIsInteger<T>)
-    return static_cast<T>(static_cast<uint64_t>(A) - static_cast<uint64_t>(B));
-  else
-    return A - B;
-}
-template <typename T> static inline T wrapMul(T A, T B) {
-  if constexpr (kIsInteger<T>)
-    return static_cast<T>(static_cast<uint64_t>(A) * static_cast<uint64_t>(B));
-  else
-    return A * B;
-}
 
 /// \p S as the compute type \p M of an op, the way PyTorch casts a wrapped
 /// number to the common dtype (integers wrap, bool is 0 or 1).
@@ -487,28 +472,6 @@ SK_IMPL_FUNC(div_Scalar_out)
 //===----------------------------------------------------------------------===//
 // pow
 //===----------------------------------------------------------------------===//
-
-/// Integer powers by squaring (c10's powi): negative exponents give 0
-/// except for bases 1 and -1.
-template <typename T> static inline T powInteger(T Base, T Exp) {
-  if constexpr (std::is_signed_v<T>) {
-    if (Exp < 0) {
-      if (Base == 1)
-        return 1;
-      if (Base == -1)
-        return (Exp % 2) != 0 ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T Result = 1;
-  while (Exp) {
-    if (Exp & 1)
-      Result = wrapMul(Result, Base);
-    Exp /= 2;
-    Base = wrapMul(Base, Base);
-  }
-  return Result;
-}
 
 SK_META_FUNC(pow, Tensor_Tensor)(const Tensor &self, const Tensor &exponent) {
   build_borrowing_binary_op(maybe_get_output(), self, exponent);

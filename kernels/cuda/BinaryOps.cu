@@ -17,6 +17,7 @@
 
 #include "NativeFunctions.h"
 
+#include "IntegerMath.h"
 #include "Loops.cuh"
 
 #include "sk/iter/TypePromotion.h"
@@ -30,23 +31,13 @@
 namespace sk {
 namespace {
 
+using kernels::powInteger;
+using kernels::wrapAdd;
+using kernels::wrapMul;
+
 //===----------------------------------------------------------------------===//
 // Element functions
 //===----------------------------------------------------------------------===//
-
-// Integer arithmetic wraps around, through uint64_t (cpu/BinaryOps.cpp).
-template <typename T> __device__ inline T wrapAdd(T A, T B) {
-  if constexpr (kIsInteger<T>)
-    return static_cast<T>(static_cast<uint64_t>(A) + static_cast<uint64_t>(B));
-  else
-    return A + B;
-}
-template <typename T> __device__ inline T wrapMul(T A, T B) {
-  if constexpr (kIsInteger<T>)
-    return static_cast<T>(static_cast<uint64_t>(A) * static_cast<uint64_t>(B));
-  else
-    return A * B;
-}
 
 /// out = A + Alpha * B in opmath_type<T> (bool: A || (Alpha && B)).
 template <typename T> struct AddFn {
@@ -157,27 +148,6 @@ template <typename T> struct DivConstantFn {
   M C;
   __device__ T operator()(T A) const { return static_cast<T>(A / C); }
 };
-
-/// Integer powers by squaring (c10's powi).
-template <typename T> __device__ inline T powInteger(T Base, T Exp) {
-  if constexpr (std::is_signed_v<T>) {
-    if (Exp < 0) {
-      if (Base == 1)
-        return 1;
-      if (Base == -1)
-        return (Exp % 2) != 0 ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T Result = 1;
-  while (Exp) {
-    if (Exp & 1)
-      Result = wrapMul(Result, Base);
-    Exp /= 2;
-    Base = wrapMul(Base, Base);
-  }
-  return Result;
-}
 
 template <typename T> struct PowFn {
   using M = opmath_type<T>;

@@ -27,12 +27,17 @@ namespace testing {
 //
 //  - every tensor argument (Tensor, Tensor?, each element of Tensor[]) gets
 //    the same shape from a pool (a scalar, [1], [5], [2, 3], [3, 1],
-//    [4, 3, 2], [2, 3, 4, 5], an empty [0, 3]), then broadcasting pairs
-//    ([2, 3] with [3], ...), float32 throughout, then float64, int64, bool
-//    and bfloat16 on [2, 3], the first tensor transposed, and a float
-//    table with int64 indices (and the other way round);
-//  - while the other arguments vary (below), optional tensors are also
-//    left None;
+//    [4, 3, 2], [2, 3, 4, 5], an empty [0, 3], and the square [3, 3] and
+//    [2, 3, 3] that matrix products of one shape need), then broadcasting
+//    pairs ([2, 3] with [3], ...), float32 throughout, then float64,
+//    int64, bool and bfloat16 on [2, 3], the first tensor transposed, and
+//    a float table with int64 indices (and the other way round);
+//  - one more table and indices sample has sorted indices starting at 0
+//    and no optional tensors: indices that are also valid offsets
+//    (embedding_bag's: ascending, the first 0);
+//  - while the other arguments vary (below), the tensors are [2, 3],
+//    [4, 3, 2], [3, 3] and the table with offsets, and optional tensors
+//    are also left None;
 //  - every other argument takes its default, or the first value of a pool
 //    for its type, and then, one argument at a time, the pool's other
 //    values (ints 0, 1, -1, 2; lists [], [0], [-1], [1, 1]; optionals None
@@ -41,7 +46,8 @@ namespace testing {
 //    arguments that name trailing dimensions (layer_norm's
 //    normalized_shape);
 //  - tensor values are small integers (0, 1, 2) stored in the tensor's
-//    dtype, so index arguments are often in range.
+//    dtype, so index arguments are often in range (sorted ones, above, go
+//    0, 0, 1, 1, 2, ...).
 //
 // Many samples are invalid for a given operator (mm of two [2, 3]). That
 // is the point: a sample the CPU kernel rejects must not crash the Meta
@@ -70,6 +76,9 @@ struct TensorPlan {
   std::optional<ScalarType> OthersDtype = std::nullopt;
   /// Optional tensor arguments (Tensor?) are None.
   bool OptionalTensorsNone = false;
+  /// The other tensors hold ascending values from 0: indices that are
+  /// also offsets.
+  bool SortedOthers = false;
 
   ScalarType getDtype(bool IsFirst) const {
     return IsFirst ? Dtype : OthersDtype.value_or(Dtype);
@@ -80,6 +89,8 @@ struct TensorPlan {
     OS << Dtype << " tensors " << IntArrayRef(First);
     if (Others != First || OthersDtype)
       OS << " and " << getDtype(false) << " " << IntArrayRef(Others);
+    if (SortedOthers)
+      OS << " (sorted from 0)";
     if (OptionalTensorsNone)
       OS << " (optional tensors None)";
     if (TransposeFirst)
@@ -88,10 +99,20 @@ struct TensorPlan {
   }
 };
 
+/// A float table and sorted int64 indices, which are also valid offsets,
+/// without optional tensors (embedding_bag's weight, indices, offsets).
+TensorPlan makeTableAndOffsetsPlan() {
+  TensorPlan P{{3, 4}, {5}, kFloat, false, kLong};
+  P.OptionalTensorsNone = true;
+  P.SortedOthers = true;
+  return P;
+}
+
 std::vector<TensorPlan> makeTensorPlans(unsigned NumTensors) {
   std::vector<TensorPlan> Plans;
   const std::vector<std::vector<int64_t>> Shapes = {
-      {}, {1}, {5}, {2, 3}, {3, 1}, {4, 3, 2}, {2, 3, 4, 5}, {0, 3}};
+      {},        {1},          {5},    {2, 3}, {3, 1},
+      {4, 3, 2}, {2, 3, 4, 5}, {0, 3}, {3, 3}, {2, 3, 3}};
   for (const auto &S : Shapes)
     Plans.push_back({S, S, kFloat, false});
   if (NumTensors > 1) {
@@ -109,13 +130,15 @@ std::vector<TensorPlan> makeTensorPlans(unsigned NumTensors) {
     Plans.push_back({{3, 4}, {2, 3}, kFloat, false, kLong});
     Plans.push_back({{3, 4}, {5}, kFloat, false, kLong});
     Plans.push_back({{2, 3}, {2, 3}, kLong, false, kFloat});
+    Plans.push_back(makeTableAndOffsetsPlan());
   }
   return Plans;
 }
 
-/// A tensor of \p Sizes holding small integers, on the CPU.
+/// A tensor of \p Sizes holding small integers (0, 1, 2), on the CPU:
+/// random ones, or with \p Sorted ascending ones from 0.
 Tensor makeCPUTensor(IntArrayRef Sizes, ScalarType Dtype, bool Transposed,
-                     std::mt19937 &Random) {
+                     bool Sorted, std::mt19937 &Random) {
   std::vector<int64_t> Shape(Sizes.begin(), Sizes.end());
   if (Transposed && Shape.size() >= 2)
     std::swap(Shape[Shape.size() - 1], Shape[Shape.size() - 2]);
@@ -123,7 +146,7 @@ Tensor makeCPUTensor(IntArrayRef Sizes, ScalarType Dtype, bool Transposed,
   float *P = Values.data_ptr<float>();
   std::uniform_int_distribution<int> Digit(0, 2);
   for (int64_t I = 0, N = Values.numel(); I != N; ++I)
-    P[I] = static_cast<float>(Digit(Random));
+    P[I] = static_cast<float>(Sorted ? I * 3 / N : Digit(Random));
   Tensor Result = empty(Shape, TensorOptions().dtype(Dtype));
   Result.copy_(Values);
   if (Transposed && Shape.size() >= 2)
@@ -307,7 +330,8 @@ Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
   auto NextTensor = [&]() {
     Tensor T = makeCPUTensor(FirstTensor ? Plan.First : Plan.Others,
                              Plan.getDtype(FirstTensor),
-                             FirstTensor && Plan.TransposeFirst, Random);
+                             FirstTensor && Plan.TransposeFirst,
+                             !FirstTensor && Plan.SortedOthers, Random);
     FirstTensor = false;
     return copyTo(T, Backend);
   };
@@ -454,10 +478,15 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
   std::vector<std::pair<TensorPlan, std::vector<IValue>>> Plans;
   for (const TensorPlan &P : makeTensorPlans(NumTensors))
     Plans.push_back({P, Base});
-  TensorPlan Varied[] = {{{2, 3}, {2, 3}, kFloat, false},
-                         {{4, 3, 2}, {4, 3, 2}, kFloat, false},
-                         {{2, 3}, {2, 3}, kFloat, false}};
+  // Plans the varied values run with: common shapes, one without optional
+  // tensors, square matrices, and a table with offsets.
+  std::vector<TensorPlan> Varied = {{{2, 3}, {2, 3}, kFloat, false},
+                                    {{4, 3, 2}, {4, 3, 2}, kFloat, false},
+                                    {{2, 3}, {2, 3}, kFloat, false},
+                                    {{3, 3}, {3, 3}, kFloat, false}};
   Varied[2].OptionalTensorsNone = true;
+  if (NumTensors > 1)
+    Varied.push_back(makeTableAndOffsetsPlan());
   for (size_t I = 0; I != Pools.size(); ++I)
     for (size_t J = 1; J < Pools[I].size(); ++J)
       for (const TensorPlan &P : Varied) {

@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 using namespace sk;
 using sk::testing::checkMetaConsistency;
 using sk::testing::MetaConsistencyReport;
@@ -66,17 +68,59 @@ Tensor refuse(const Tensor &, int64_t) {
   return Tensor();
 }
 
+/// `square_product(Tensor a, Tensor b) -> Tensor`: like mm, but for two
+/// square float matrices of one size only, which a generic sample of one
+/// shape for every tensor must include.
+Tensor squareProduct(const Tensor &A, const Tensor &B) {
+  SK_CHECK(A.dim() == 2 && A.size(0) == A.size(1) && A.sizes() == B.sizes() &&
+               A.dtype() == kFloat && B.dtype() == kFloat,
+           "square_product(): expected two square float matrices of one size");
+  return empty(A.sizes(), TensorOptions().dtype(kFloat).device(A.device()));
+}
+
+/// `bags(Tensor weight, Tensor indices, Tensor offsets, Tensor? w=None)`:
+/// embedding_bag's checks of its indices and offsets, which only indices
+/// sorted from 0 pass; the result has one row of the table per bag.
+Tensor bags(const Tensor &Weight, const Tensor &Indices, const Tensor &Offsets,
+            const std::optional<Tensor> &PerSampleWeights) {
+  SK_CHECK(Weight.dim() == 2 && Weight.dtype() == kFloat &&
+               Indices.dim() == 1 && Indices.dtype() == kLong &&
+               Offsets.dim() == 1 && Offsets.dtype() == kLong &&
+               Offsets.size(0) > 0 && !PerSampleWeights,
+           "bags(): bad arguments");
+  Tensor Result = empty({Offsets.size(0), Weight.size(1)},
+                        TensorOptions().dtype(kFloat).device(Weight.device()));
+  if (Offsets.is_meta())
+    return Result;
+  Tensor DenseIndices = Indices.contiguous(),
+         DenseOffsets = Offsets.contiguous();
+  const int64_t *I = DenseIndices.data_ptr<int64_t>();
+  const int64_t *O = DenseOffsets.data_ptr<int64_t>();
+  for (int64_t K = 0; K != Indices.size(0); ++K)
+    SK_CHECK(I[K] >= 0 && I[K] < Weight.size(0), "bags(): index out of range");
+  SK_CHECK(O[0] == 0, "bags(): the first offset must be 0");
+  for (int64_t K = 0; K != Offsets.size(0); ++K)
+    SK_CHECK(O[K] <= Indices.size(0) && (K == 0 || O[K - 1] <= O[K]),
+             "bags(): offsets must ascend within the indices");
+  return Result;
+}
+
 SK_LIBRARY(mctest, m) {
   for (const char *Name :
        {"good", "wrong_size", "wrong_dtype", "wrong_strides", "refused"})
     m.def(std::string(Name) + "(Tensor self, int dim=0) -> Tensor");
   m.def("tensorless(int n) -> Tensor");
+  m.def("square_product(Tensor a, Tensor b) -> Tensor");
+  m.def("bags(Tensor weight, Tensor indices, Tensor offsets, "
+        "Tensor? per_sample_weights=None) -> Tensor");
 }
 
 SK_LIBRARY_IMPL(mctest, CPU, m) {
   for (const char *Name :
        {"good", "wrong_size", "wrong_dtype", "wrong_strides", "refused"})
     m.impl(Name, SK_FN(twiceCPU));
+  m.impl("square_product", SK_FN(squareProduct));
+  m.impl("bags", SK_FN(bags));
 }
 
 SK_LIBRARY_IMPL(mctest, Meta, m) {
@@ -85,6 +129,8 @@ SK_LIBRARY_IMPL(mctest, Meta, m) {
   m.impl("wrong_dtype", SK_FN(twiceMetaWrongDtype));
   m.impl("wrong_strides", SK_FN(twiceMetaTransposed));
   m.impl("refused", SK_FN(refuse));
+  m.impl("square_product", SK_FN(squareProduct));
+  m.impl("bags", SK_FN(bags));
 }
 
 /// The failures of \p R joined, for matching.
@@ -140,6 +186,20 @@ TEST(MetaConsistencyTest, RefusalsFailUnlessExpected) {
       checkMetaConsistency("mctest::good", "", /*ExpectMetaRefusal=*/true);
   EXPECT_NE(failures(Ran).find("Meta ran a data-dependent operator"),
             std::string::npos);
+}
+
+// Operators whose CPU kernels accept little: the samples must still reach
+// them, or their generated tests compare nothing (and skip).
+TEST(MetaConsistencyTest, SamplesIncludeSquareMatrices) {
+  MetaConsistencyReport R = checkMetaConsistency("mctest::square_product", "");
+  EXPECT_TRUE(R.Failures.empty()) << failures(R);
+  EXPECT_GT(R.Compared, 0u);
+}
+
+TEST(MetaConsistencyTest, SamplesIncludeIndicesThatAreOffsets) {
+  MetaConsistencyReport R = checkMetaConsistency("mctest::bags", "");
+  EXPECT_TRUE(R.Failures.empty()) << failures(R);
+  EXPECT_GT(R.Compared, 0u);
 }
 
 TEST(MetaConsistencyTest, UnknownOperatorIsAnError) {

@@ -7,6 +7,8 @@
 #include "sk/core/DeviceGuard.h"
 #include "sk/util/Exception.h"
 
+#include <exception>
+
 namespace sk {
 
 void impl::registerDeviceGuardImpl(DeviceType T,
@@ -16,6 +18,20 @@ void impl::registerDeviceGuardImpl(DeviceType T,
            toString(Impl ? Impl->type() : T),
            "' cannot be registered for device type '", toString(T), "'");
   detail::deviceGuardImplSlot(T).store(Impl, std::memory_order_release);
+}
+
+void impl::DeviceGuardImplInterface::uncheckedSetDevice(
+    Device D) const noexcept {
+  try {
+    setDevice(D);
+  } catch (const std::exception &E) {
+    try {
+      SK_WARN("could not restore the current ", toString(D.type()),
+              " device to '", D, "': ", E.what());
+    } catch (...) {
+      // Nothing left to report it with.
+    }
+  }
 }
 
 /// Makes \p D current through \p Impl; returns the device to restore and

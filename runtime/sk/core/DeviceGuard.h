@@ -51,6 +51,11 @@ struct DeviceGuardImplInterface {
   virtual Device getDevice() const = 0;
   /// Makes \p D current.
   virtual void setDevice(Device D) const = 0;
+  /// Makes \p D current without throwing (c10's uncheckedSetDevice): the
+  /// guards' destructors restore the original device with it, where an
+  /// exception would end the program. A failure becomes a warning. The
+  /// default calls setDevice and turns its error into that warning.
+  virtual void uncheckedSetDevice(Device D) const noexcept;
 };
 
 namespace detail {
@@ -93,7 +98,7 @@ public:
   DeviceGuard &operator=(const DeviceGuard &) = delete;
   ~DeviceGuard() {
     if (SK_UNLIKELY(Impl != nullptr))
-      Impl->setDevice(Original);
+      Impl->uncheckedSetDevice(Original);
   }
 
   /// Makes \p D current; it must have the type the guard was opened with.
@@ -131,7 +136,7 @@ public:
   OptionalDeviceGuard &operator=(const OptionalDeviceGuard &) = delete;
   ~OptionalDeviceGuard() {
     if (SK_UNLIKELY(Impl != nullptr))
-      Impl->setDevice(*Original);
+      Impl->uncheckedSetDevice(*Original);
   }
 
   /// Opens the guard on \p D, or moves an open one to \p D (restoring the

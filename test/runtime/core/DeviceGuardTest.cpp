@@ -9,7 +9,9 @@
 
 #include "TestUtils.h"
 
+#include <string>
 #include <type_traits>
+#include <vector>
 
 using namespace sk;
 
@@ -31,11 +33,14 @@ struct FakeGuardImpl final : impl::DeviceGuardImplInterface {
   }
   void setDevice(Device D) const override {
     ++Calls;
+    SK_CHECK(!FailSetDevice, "fake setDevice failed");
     Current = D;
   }
 
   mutable Device Current{DeviceType::PrivateUse1, 0};
   mutable int Calls = 0;
+  /// setDevice throws, as cudaSetDevice's errors do.
+  bool FailSetDevice = false;
 };
 
 Device pu1(int8_t Index) { return Device(DeviceType::PrivateUse1, Index); }
@@ -172,6 +177,31 @@ TEST_F(DeviceGuardTest, OptionalGuardOpenedLaterRestoresOnExit) {
     EXPECT_EQ(G.original_device(), kCPU);
   }
   EXPECT_EQ(Fake.Current, pu1(0));
+}
+
+// A destructor that threw would end the program: a failed restore is a
+// warning, and the device stays where it was.
+TEST_F(DeviceGuardTest, FailedRestoreOnExitIsAWarning) {
+  std::vector<std::string> Warnings;
+  WarningHandler Previous = setWarningHandler(
+      [&Warnings](const std::string &W) { Warnings.push_back(W); });
+  {
+    DeviceGuard G(pu1(2));
+    Fake.FailSetDevice = true;
+  }
+  {
+    OptionalDeviceGuard O;
+    Fake.FailSetDevice = false;
+    O.reset_device(pu1(3));
+    Fake.FailSetDevice = true;
+  }
+  setWarningHandler(std::move(Previous));
+  EXPECT_EQ(Fake.Current, pu1(3));
+  ASSERT_EQ(Warnings.size(), 2u);
+  EXPECT_EQ(Warnings[0], "could not restore the current privateuseone device "
+                         "to 'privateuseone:0': fake setDevice failed");
+  EXPECT_EQ(Warnings[1], "could not restore the current privateuseone device "
+                         "to 'privateuseone:2': fake setDevice failed");
 }
 
 TEST_F(DeviceGuardTest, RegisteringAnImplForAnotherTypeIsAnError) {

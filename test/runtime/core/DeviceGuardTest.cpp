@@ -179,7 +179,7 @@ TEST_F(DeviceGuardTest, OptionalGuardOpenedLaterRestoresOnExit) {
   EXPECT_EQ(Fake.Current, pu1(0));
 }
 
-// A destructor that threw would end the program: a failed restore is a
+// Guards must not throw from their destructors: a failed restore is a
 // warning, and the device stays where it was.
 TEST_F(DeviceGuardTest, FailedRestoreOnExitIsAWarning) {
   std::vector<std::string> Warnings;

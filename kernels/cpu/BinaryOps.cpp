@@ -40,7 +40,8 @@
 
 #include "sk/iter/TypePromotion.h"
 
-#include "IntegerMath.h"
+#include "shared/IntegerMath.h"
+#include "shared/ScalarArguments.h"
 
 #include <cmath>
 #include <cstdint>
@@ -50,6 +51,8 @@
 namespace sk {
 
 using kernels::powInteger;
+using kernels::scalarAs;
+using kernels::scalarOpDtype;
 using kernels::wrapAdd;
 using kernels::wrapMul;
 using kernels::wrapSub;
@@ -57,14 +60,6 @@ using kernels::wrapSub;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// \p S as the compute type \p M of an op, the way PyTorch casts a wrapped
-/// number to the common dtype (integers wrap, bool is 0 or 1).
-template <typename M> static M scalarAs(const Scalar &S) {
-  if (S.isFloatingPoint())
-    return static_cast<M>(S.toDouble());
-  return static_cast<M>(S.toUnchecked<int64_t>());
-}
 
 /// PyTorch's alpha_check, on the dtype of the output.
 static void checkAlpha(ScalarType Dtype, const Scalar &Alpha) {
@@ -84,16 +79,6 @@ static void checkSub(bool SelfIsBool, bool OtherIsBool) {
            "Subtraction, the `-` operator, with a bool tensor is not "
            "supported. If you are trying to invert a mask, use the `~` or "
            "`logical_not()` operator instead.");
-}
-
-/// The dtype `Self op Other` computes in: result_type, then float32 for
-/// integral results of true divisions.
-static ScalarType scalarOpDtype(const Tensor &Self, const Scalar &Other,
-                                bool IntegerToFloat) {
-  ScalarType Dtype = result_type(Self, Other);
-  if (IntegerToFloat && isIntegralType(Dtype, /*IncludeBool=*/true))
-    Dtype = get_default_dtype();
-  return Dtype;
 }
 
 /// Configures \p Config for `Out = Self op <Scalar>` computed in \p Dtype;

@@ -25,25 +25,20 @@
 
 #include "sk/iter/TypePromotion.h"
 
+#include "shared/ScalarArguments.h"
+
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 namespace sk {
 
+using kernels::clampResultType;
+using kernels::scalarAs;
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// \p S as the compute type \p M, the way PyTorch casts a wrapped number
-/// to the common dtype (integers wrap, bool is 0 or 1).
-template <typename M> static M scalarAs(const Scalar &S) {
-  if (S.isFloatingPoint())
-    return static_cast<M>(S.toDouble());
-  if (S.isBoolean())
-    return static_cast<M>(S.toUnchecked<int64_t>() != 0);
-  return static_cast<M>(S.toUnchecked<int64_t>());
-}
 
 template <typename T> static inline bool isNan(T X) {
   if constexpr (std::is_floating_point_v<T>)
@@ -161,21 +156,6 @@ template <typename M> static inline M clampMax(M X, M Hi) {
   if (isNan(X) || isNan(Hi))
     return isNan(X) ? X : Hi;
   return Hi < X ? Hi : X;
-}
-
-/// The dtype of clamp(self, min, max) with Scalar bounds: self's when it
-/// is floating, else the result type of self and the bounds.
-static ScalarType clampResultType(const Tensor &Self, OptionalScalarRef Min,
-                                  OptionalScalarRef Max) {
-  if (isFloatingType(Self.dtype()))
-    return Self.dtype();
-  ResultTypeState State;
-  State = update_result_type_state(Self, State);
-  if (Min)
-    State = update_result_type_state(*Min, State);
-  if (Max)
-    State = update_result_type_state(*Max, State);
-  return result_type(State);
 }
 
 SK_META_FUNC(clamp)

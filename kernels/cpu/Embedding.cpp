@@ -21,6 +21,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "shared/Embedding.h"
 #include "Functions.h"
 #include "NativeFunctions.h"
 
@@ -30,6 +31,9 @@
 #include <vector>
 
 namespace sk {
+
+using kernels::indexAt;
+
 namespace {
 
 constexpr int64_t kModeSum = 0;
@@ -43,12 +47,6 @@ void checkIndexType(const char *Op, const char *Name, int Position,
            "Expected tensor for argument #", Position, " '", Name,
            "' to have one of the following scalar types: Long, Int; but got ",
            T.scalar_type(), " instead (while checking arguments for ", Op, ")");
-}
-
-/// Index \p I of the int32 or int64 array \p Data.
-inline int64_t indexAt(const void *Data, bool IsLong, int64_t I) {
-  return IsLong ? static_cast<const int64_t *>(Data)[I]
-                : static_cast<const int32_t *>(Data)[I];
 }
 
 /// Writes \p V at position \p I of the int32 or int64 array \p Data.
@@ -243,27 +241,8 @@ SK_IMPL_FUNC(embedding_bag_out)
   int64_t NumBags = out0.size(0);
   int64_t Rows = weight.size(0);
 
-  if (NumOffsets > 0) {
-    int64_t First = indexAt(OffData, IsLong, 0);
-    int64_t Last = indexAt(OffData, IsLong, NumOffsets - 1);
-    SK_CHECK(First == 0,
-             "offsets[0] has to be 0, i.e., the first sequence in the "
-             "mini-batch has to start from position 0. However, got ",
-             First);
-    SK_CHECK(Last <= N, "offsets[-1] can not be greater than input's length ",
-             N, " but got offsets[-1] of ", Last);
-  }
-  for (int64_t I = 1; I < NumOffsets; ++I)
-    SK_CHECK(indexAt(OffData, IsLong, I - 1) <= indexAt(OffData, IsLong, I),
-             "embedding_bag(): offsets must be non-decreasing, but offsets[", I,
-             "] < offsets[", I - 1, "]");
-  for (int64_t I = 0; I < N; ++I) {
-    int64_t Row = indexAt(IdxData, IsLong, I);
-    SK_CHECK_INDEX(Row >= 0 && Row < Rows,
-                   "embedding_bag: Expected idx >= 0 && idx < num_embeddings "
-                   "but found idx to be ",
-                   Row);
-  }
+  kernels::checkEmbeddingBagIndices(IdxData, OffData, IsLong, N, NumOffsets,
+                                    Rows);
 
   // Indices are never negative, so a negative padding_idx (PyTorch passes
   // -1) matches none.

@@ -13,7 +13,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "shared/Indexing.h"
 #include "NativeFunctions.h"
+#include "shared/SizesAround.h"
 
 #include "sk/iter/MemoryOverlap.h"
 
@@ -163,17 +165,6 @@ struct GatherSpec {
 };
 } // namespace
 
-[[noreturn]] static void indexOutOfRange(const GatherSpec &S, int64_t Idx) {
-  if (S.WrapNegative)
-    SK_CHECK_INDEX(false, "out of range: tried to access index ", Idx,
-                   " on a tensor of ", S.DimSize, " elements.");
-  SK_CHECK_INDEX(false, S.Op, "(): index ", Idx,
-                 " is out of bounds for dimension ", S.Dim, " with size ",
-                 S.DimSize);
-  SK_INTERNAL_ASSERT(false, "unreachable");
-  std::abort();
-}
-
 template <typename IndexT, size_t ElemBytes>
 static void gatherLoop(TensorIterator &Iter, const GatherSpec &S) {
   Iter.for_each([&S](char **Data, const int64_t *Strides, int64_t N) {
@@ -183,7 +174,8 @@ static void gatherLoop(TensorIterator &Iter, const GatherSpec &S) {
       int64_t Idx = static_cast<int64_t>(Raw);
       if (SK_UNLIKELY(Idx < 0 || Idx >= S.DimSize)) {
         if (!S.WrapNegative || Idx < -S.DimSize || Idx >= S.DimSize)
-          indexOutOfRange(S, Idx);
+          kernels::reportIndexOutOfRange(S.Op, Idx, S.Dim, S.DimSize,
+                                         S.WrapNegative);
         Idx += S.DimSize;
       }
       std::memcpy(Data[0] + I * Strides[0],
@@ -218,16 +210,6 @@ static void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
     Run(int32_t{});
   else
     Run(int64_t{});
-}
-
-/// \p Self viewed with \p Sizes, its own strides but 0 along \p Dim (and
-/// along the dimensions a 0-dim self lacks).
-static Tensor restrideAlong(const Tensor &Self, IntArrayRef Sizes,
-                            int64_t Dim) {
-  std::vector<int64_t> Strides(Sizes.size(), 0);
-  for (int64_t D = 0; D < Self.dim() && D < int64_t(Sizes.size()); ++D)
-    Strides[D] = D == Dim ? 0 : Self.stride(D);
-  return Self.as_strided(Sizes, Strides, Self.storage_offset());
 }
 
 //===----------------------------------------------------------------------===//
@@ -286,14 +268,12 @@ SK_IMPL_FUNC(index_select_out)
       int64_t V = Int32 ? *reinterpret_cast<const int32_t *>(P)
                         : *reinterpret_cast<const int64_t *>(P);
       if (V < 0 || V >= DimSize)
-        indexOutOfRange(S, V);
+        kernels::reportIndexOutOfRange(S.Op, V, S.Dim, S.DimSize,
+                                       S.WrapNegative);
       Indices[J] = V;
     }
-    int64_t Outer = 1, Inner = 1;
-    for (int64_t D = 0; D < dim; ++D)
-      Outer *= self.size(D);
-    for (int64_t D = dim + 1; D < self.dim(); ++D)
-      Inner *= self.size(D);
+    kernels::SizesAround Around = kernels::sizesAround(self.sizes(), dim);
+    int64_t Outer = Around.Outer, Inner = Around.Inner;
     int64_t Bytes = Inner * static_cast<int64_t>(self.itemsize());
     const char *Src = static_cast<const char *>(self.data_ptr());
     char *Dst = static_cast<char *>(out.data_ptr());
@@ -311,13 +291,8 @@ SK_IMPL_FUNC(index_select_out)
   }
 
   // Any strides: the index runs along dim, broadcast over the rest.
-  Tensor Idx = index.reshape({self.dim() == 0 ? 1 : N});
-  std::vector<int64_t> IdxStrides(out.sizes().size(), 0);
-  if (self.dim() > 0)
-    IdxStrides[dim] = Idx.stride(0);
-  Tensor IdxView =
-      Idx.as_strided(out.sizes(), IdxStrides, Idx.storage_offset());
-  runGather(out, restrideAlong(self, out.sizes(), dim), IdxView, S);
+  runGather(out, kernels::restrideAlong(self, out.sizes(), dim),
+            kernels::indexAlong(index, self, out, dim), S);
 }
 
 //===----------------------------------------------------------------------===//
@@ -403,7 +378,7 @@ SK_IMPL_FUNC(gather_out)
       "gather", IsScalar ? 1 : self.size(dim),
       IsScalar ? 0 : self.stride(dim) * static_cast<int64_t>(self.itemsize()),
       dim, /*WrapNegative=*/false};
-  runGather(out, restrideAlong(self, index.sizes(), dim), index, S);
+  runGather(out, kernels::restrideAlong(self, index.sizes(), dim), index, S);
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "shared/LinearAlgebra.h"
 #include "Functions.h"
 #include "NativeFunctions.h"
 
@@ -564,13 +565,6 @@ Tensor SK_NATIVE_FUNC(linear)(const Tensor &input, const Tensor &weight,
 // cdist
 //===----------------------------------------------------------------------===//
 
-/// Whether cdist computes p = 2 distances through a matrix product
-/// (compute_mode: 0 or none = when either side has more than 25 rows,
-/// 1 = always, 2 = never), as PyTorch's cdist_impl decides.
-static bool useMatmulForEuclid(double P, int64_t Mode, int64_t R1, int64_t R2) {
-  return P == 2 && (Mode == 1 || (Mode == 0 && (R1 > 25 || R2 > 25)));
-}
-
 SK_META_FUNC(_cdist_forward)
 (const Tensor &x1, const Tensor &x2, double p,
  std::optional<int64_t> compute_mode) {
@@ -696,23 +690,13 @@ SK_IMPL_FUNC(cdist_forward_out)
     out.zero_();
     return;
   }
-  // Broadcast the batch dimensions and flatten them: (B, R, C) row-major.
-  IntArrayRef OutSizes = out.sizes();
-  IntArrayRef BatchShape(OutSizes.data(), OutSizes.size() - 2);
-  int64_t Batch = 1;
-  for (int64_t S : BatchShape)
-    Batch *= S;
-  auto Flatten = [&](const Tensor &X, int64_t Rows) {
-    std::vector<int64_t> Sizes(BatchShape.begin(), BatchShape.end());
-    Sizes.push_back(Rows);
-    Sizes.push_back(C);
-    return X.expand(Sizes).contiguous().view({Batch, Rows, C});
-  };
-  Tensor X1 = Flatten(x1, R1), X2 = Flatten(x2, R2);
-  bool Euclid = useMatmulForEuclid(p, compute_mode.value_or(0), R1, R2);
+  kernels::CdistBatches In = kernels::flattenCdistBatches(x1, x2, out);
+  bool Euclid =
+      kernels::useMatmulForEuclid(p, compute_mode.value_or(0), R1, R2);
   dispatchDtypes<dtypes::of(kFloat) | dtypes::of(kDouble)>(
-      out.scalar_type(), "cdist_cpu",
-      [&](auto Tag) { cdistKernel<decltype(Tag)>(X1, X2, out, p, Euclid); });
+      out.scalar_type(), "cdist_cpu", [&](auto Tag) {
+        cdistKernel<decltype(Tag)>(In.X1, In.X2, out, p, Euclid);
+      });
 }
 
 Tensor SK_NATIVE_FUNC(cdist)(const Tensor &x1, const Tensor &x2, double p,

@@ -28,20 +28,20 @@
 
 #include "sk/iter/Reduce.h"
 
+#include "shared/ReduceOps.h"
+
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
 namespace sk {
+
+using kernels::dimsOrAll;
+using kernels::reducedCount;
+
 namespace {
 
 using DimMask = TensorIteratorBase::DimMask;
-
-/// The dims of an `int[1]? dim` argument: none means every dimension, as
-/// an empty list does (PyTorch 1.13).
-IntArrayRef dimsOrAll(OptionalIntArrayRef Dim) {
-  return Dim ? *Dim : IntArrayRef();
-}
 
 /// The output dtype of sum, mean and prod (infer_dtype_from_optional): the
 /// dtype argument, else a given out='s dtype, else self's with integers
@@ -52,16 +52,6 @@ ScalarType inferDtypeFromOptional(const Tensor &Self,
   if (Result.defined())
     return Dtype.value_or(Result.scalar_type());
   return get_dtype_from_self(Self, Dtype, /*PromoteIntegers=*/true);
-}
-
-/// The number of elements reduced into each output element.
-int64_t reducedCount(const Tensor &Self, IntArrayRef Dims) {
-  DimMask Mask = make_dim_mask(Dims, Self.dim());
-  int64_t Count = 1;
-  for (int64_t D = 0; D < Self.dim(); ++D)
-    if (Mask[D])
-      Count *= Self.size(D);
-  return Count;
 }
 
 /// amax() and amin() on an input without elements need every reduced

@@ -14,7 +14,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "shared/TensorLists.h"
 #include "NativeFunctions.h"
+#include "shared/SizesAround.h"
 
 #include "sk/iter/MemoryOverlap.h"
 #include "sk/iter/TypePromotion.h"
@@ -25,15 +27,9 @@
 
 namespace sk {
 
-/// Whether cat skips \p T: before empty tensors of any shape existed, the
-/// 1-D size-[0] tensor was the only empty one, and cat still accepts it
-/// beside tensors of any rank.
-static bool catShouldSkip(const Tensor &T) {
-  return T.dim() == 1 && T.numel() == 0;
-}
+using kernels::catShouldSkip;
+using kernels::unsqueezeAll;
 
-/// \p Dim wrapped for the first tensor cat does not skip; \p Dim itself
-/// when it skips them all (legacy_cat_wrap_dim).
 static int64_t legacyCatWrapDim(int64_t Dim, TensorList Tensors) {
   for (const Tensor &T : Tensors)
     if (!catShouldSkip(T))
@@ -191,30 +187,15 @@ SK_PRECOMPUTE_META_FUNC(cat)(TensorList tensors, int64_t dim) {
 static void catInto(TensorList Tensors, int64_t Dim, const Tensor &Out) {
   if (Out.numel() == 0)
     return;
-  bool Fast = Out.is_contiguous();
-  for (const Tensor &T : Tensors)
-    Fast = Fast && (catShouldSkip(T) || (T.scalar_type() == Out.scalar_type() &&
-                                         T.is_contiguous()));
-  if (!Fast) {
-    // Any strides and dtypes: one converting copy per input.
-    int64_t Offset = 0;
-    for (const Tensor &T : Tensors) {
-      if (catShouldSkip(T))
-        continue;
-      Out.narrow(Dim, Offset, T.size(Dim)).copy_(T);
-      Offset += T.size(Dim);
-    }
+  if (!kernels::catCopiesBytes(Tensors, Out)) {
+    kernels::catByCopies(Tensors, Dim, Out);
     return;
   }
 
-  // All row-major, one dtype: the output is Outer rows, each the inputs'
-  // row-major chunks side by side.
+  // The output is Outer rows, each the inputs' row-major chunks side by
+  // side.
   IntArrayRef Sizes = Out.sizes();
-  int64_t Outer = 1, Inner = 1;
-  for (int64_t D = 0; D < Dim; ++D)
-    Outer *= Sizes[D];
-  for (int64_t D = Dim + 1; D < Out.dim(); ++D)
-    Inner *= Sizes[D];
+  auto [Outer, Inner] = kernels::sizesAround(Sizes, Dim);
   int64_t ElemSize = static_cast<int64_t>(Out.itemsize());
   struct Chunk {
     const char *Data;
@@ -242,15 +223,6 @@ static void catInto(TensorList Tensors, int64_t Dim, const Tensor &Out) {
 
 SK_IMPL_FUNC(cat_out)(TensorList tensors, int64_t dim, const Tensor &out) {
   catInto(tensors, dim, out);
-}
-
-/// \p Tensors unsqueezed at \p Dim: stack is cat of these.
-static std::vector<Tensor> unsqueezeAll(TensorList Tensors, int64_t Dim) {
-  std::vector<Tensor> Views;
-  Views.reserve(Tensors.size());
-  for (const Tensor &T : Tensors)
-    Views.push_back(T.unsqueeze(Dim));
-  return Views;
 }
 
 SK_PRECOMPUTE_META_FUNC(stack)(TensorList tensors, int64_t dim) {

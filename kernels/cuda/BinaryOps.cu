@@ -17,10 +17,12 @@
 
 #include "NativeFunctions.h"
 
-#include "IntegerMath.h"
 #include "Loops.cuh"
 
 #include "sk/iter/TypePromotion.h"
+
+#include "shared/IntegerMath.h"
+#include "shared/ScalarArguments.h"
 
 #include <cmath>
 #include <cstdint>
@@ -32,6 +34,8 @@ namespace sk {
 namespace {
 
 using kernels::powInteger;
+using kernels::scalarAs;
+using kernels::scalarOpDtype;
 using kernels::wrapAdd;
 using kernels::wrapMul;
 
@@ -192,23 +196,6 @@ template <typename T> struct PowConstantFn {
 //===----------------------------------------------------------------------===//
 // Host helpers (as in cpu/BinaryOps.cpp)
 //===----------------------------------------------------------------------===//
-
-/// \p S as the compute type \p M, the way PyTorch casts a wrapped number
-/// to the common dtype.
-template <typename M> M scalarAs(const Scalar &S) {
-  if (S.isFloatingPoint())
-    return static_cast<M>(S.toDouble());
-  return static_cast<M>(S.toUnchecked<int64_t>());
-}
-
-/// The dtype `Self op Other` computes in.
-ScalarType scalarOpDtype(const Tensor &Self, const Scalar &Other,
-                         bool IntegerToFloat) {
-  ScalarType Dtype = result_type(Self, Other);
-  if (IntegerToFloat && isIntegralType(Dtype, /*IncludeBool=*/true))
-    Dtype = get_default_dtype();
-  return Dtype;
-}
 
 RoundingKind parseRoundingMode(std::optional<std::string_view> Mode) {
   if (!Mode)

@@ -19,21 +19,17 @@
 
 #include "sk/iter/TypePromotion.h"
 
+#include "shared/ScalarArguments.h"
+
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 namespace sk {
-namespace {
 
-/// \p S as the compute type \p M (cpu/CompareOps.cpp's scalarAs).
-template <typename M> M scalarAs(const Scalar &S) {
-  if (S.isFloatingPoint())
-    return static_cast<M>(S.toDouble());
-  if (S.isBoolean())
-    return static_cast<M>(S.toUnchecked<int64_t>() != 0);
-  return static_cast<M>(S.toUnchecked<int64_t>());
-}
+using kernels::clampResultType;
+using kernels::scalarAs;
+namespace {
 
 template <typename T> __device__ inline bool isNan(T X) {
   if constexpr (std::is_floating_point_v<T>)
@@ -143,21 +139,6 @@ template <typename T, bool IsLo> struct ClampOneFn {
 template <typename T> struct WhereFn {
   __device__ T operator()(bool C, T A, T B) const { return C ? A : B; }
 };
-
-/// The dtype of clamp(self, min, max) with Scalar bounds
-/// (cpu/CompareOps.cpp's clampResultType).
-ScalarType clampResultType(const Tensor &Self, OptionalScalarRef Min,
-                           OptionalScalarRef Max) {
-  if (isFloatingType(Self.dtype()))
-    return Self.dtype();
-  ResultTypeState State;
-  State = update_result_type_state(Self, State);
-  if (Min)
-    State = update_result_type_state(*Min, State);
-  if (Max)
-    State = update_result_type_state(*Max, State);
-  return result_type(State);
-}
 
 } // namespace
 

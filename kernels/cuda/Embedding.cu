@@ -24,10 +24,14 @@
 #include "NativeFunctions.h"
 
 #include "DeviceUtils.cuh"
+#include "shared/Embedding.h"
 
 #include <vector>
 
 namespace sk {
+
+using kernels::indexAt;
+
 namespace {
 
 using namespace cuda_kernels;
@@ -50,12 +54,6 @@ __global__ void embeddingKernel(const Word *W, const IndexT *Idx, Word *Out,
     }
     Out[L] = W[Row * Stride0 + J * Stride1];
   }
-}
-
-/// Index \p I of the int32 or int64 host array \p Data.
-int64_t indexAt(const void *Data, bool IsLong, int64_t I) {
-  return IsLong ? static_cast<const int64_t *>(Data)[I]
-                : static_cast<const int32_t *>(Data)[I];
 }
 
 /// One block per bag, threads along D. Offsets has \p NumOffsets entries;
@@ -161,28 +159,8 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
   int64_t NumBags = out0.size(0);
   int64_t Rows = weight.size(0);
 
-  // The CPU kernel's checks, with its messages.
-  if (NumOffsets > 0) {
-    int64_t First = indexAt(OffData, IsLong, 0);
-    int64_t Last = indexAt(OffData, IsLong, NumOffsets - 1);
-    SK_CHECK(First == 0,
-             "offsets[0] has to be 0, i.e., the first sequence in the "
-             "mini-batch has to start from position 0. However, got ",
-             First);
-    SK_CHECK(Last <= N, "offsets[-1] can not be greater than input's length ",
-             N, " but got offsets[-1] of ", Last);
-  }
-  for (int64_t I = 1; I < NumOffsets; ++I)
-    SK_CHECK(indexAt(OffData, IsLong, I - 1) <= indexAt(OffData, IsLong, I),
-             "embedding_bag(): offsets must be non-decreasing, but offsets[", I,
-             "] < offsets[", I - 1, "]");
-  for (int64_t I = 0; I < N; ++I) {
-    int64_t Row = indexAt(IdxData, IsLong, I);
-    SK_CHECK_INDEX(Row >= 0 && Row < Rows,
-                   "embedding_bag: Expected idx >= 0 && idx < num_embeddings "
-                   "but found idx to be ",
-                   Row);
-  }
+  kernels::checkEmbeddingBagIndices(IdxData, OffData, IsLong, N, NumOffsets,
+                                    Rows);
 
   // offset2bag, as the CPU kernel computes it.
   if (out1.numel() == N && N > 0) {

@@ -23,6 +23,7 @@
 #include "NativeFunctions.h"
 
 #include "DeviceUtils.cuh"
+#include "shared/Indexing.h"
 
 #include <cub/device/device_scan.cuh>
 
@@ -41,17 +42,6 @@ struct GatherSpec {
   int64_t Dim;
   bool WrapNegative;
 };
-
-[[noreturn]] void indexOutOfRange(const GatherSpec &S, int64_t Idx) {
-  if (S.WrapNegative)
-    SK_CHECK_INDEX(false, "out of range: tried to access index ", Idx,
-                   " on a tensor of ", S.DimSize, " elements.");
-  SK_CHECK_INDEX(false, S.Op, "(): index ", Idx,
-                 " is out of bounds for dimension ", S.Dim, " with size ",
-                 S.DimSize);
-  SK_INTERNAL_ASSERT(false, "unreachable");
-  std::abort();
-}
 
 template <typename Word, typename IndexT>
 __global__ void gatherKernel(Word *Out, const Word *Src, const IndexT *Index,
@@ -101,16 +91,8 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
   else
     Run(int64_t{});
   if (std::optional<std::pair<int64_t, int64_t>> Error = Flag.read())
-    indexOutOfRange(S, Error->second);
-}
-
-/// \p Self viewed with \p Sizes, its own strides but 0 along \p Dim (and
-/// along the dimensions a 0-dim self lacks).
-Tensor restrideAlong(const Tensor &Self, IntArrayRef Sizes, int64_t Dim) {
-  std::vector<int64_t> Strides(Sizes.size(), 0);
-  for (int64_t D = 0; D < Self.dim() && D < int64_t(Sizes.size()); ++D)
-    Strides[D] = D == Dim ? 0 : Self.stride(D);
-  return Self.as_strided(Sizes, Strides, Self.storage_offset());
+    kernels::reportIndexOutOfRange(S.Op, Error->second, S.Dim, S.DimSize,
+                                   S.WrapNegative);
 }
 
 //===--- Selection by flags -----------------------------------------------===//
@@ -214,18 +196,12 @@ SK_IMPL_FUNC(index_select_out_cuda)
 (const Tensor &self, int64_t dim, const Tensor &index, const Tensor &out) {
   if (out.numel() == 0)
     return;
-  int64_t N = index.numel();
   GatherSpec S{"index_select", self.dim() == 0 ? 1 : self.size(dim),
                self.dim() == 0 ? 0 : self.stride(dim), dim,
                /*WrapNegative=*/false};
   // The index runs along dim, broadcast over the rest.
-  Tensor Idx = index.reshape({self.dim() == 0 ? 1 : N});
-  std::vector<int64_t> IdxStrides(out.sizes().size(), 0);
-  if (self.dim() > 0)
-    IdxStrides[dim] = Idx.stride(0);
-  Tensor IdxView =
-      Idx.as_strided(out.sizes(), IdxStrides, Idx.storage_offset());
-  runGather(out, restrideAlong(self, out.sizes(), dim), IdxView, S);
+  runGather(out, kernels::restrideAlong(self, out.sizes(), dim),
+            kernels::indexAlong(index, self, out, dim), S);
 }
 
 SK_IMPL_FUNC(take_out_cuda)
@@ -249,7 +225,7 @@ SK_IMPL_FUNC(gather_out_cuda)
   bool IsScalar = self.dim() == 0;
   GatherSpec S{"gather", IsScalar ? 1 : self.size(dim),
                IsScalar ? 0 : self.stride(dim), dim, /*WrapNegative=*/false};
-  runGather(out, restrideAlong(self, index.sizes(), dim), index, S);
+  runGather(out, kernels::restrideAlong(self, index.sizes(), dim), index, S);
 }
 
 SK_IMPL_FUNC(masked_select_out_cuda)

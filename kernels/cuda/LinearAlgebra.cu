@@ -18,6 +18,7 @@
 #include "NativeFunctions.h"
 
 #include "DeviceUtils.cuh"
+#include "shared/LinearAlgebra.h"
 
 #include "sk/cuda/CUDABlas.h"
 
@@ -320,30 +321,20 @@ SK_IMPL_FUNC(cdist_forward_out_cuda)
     out.zero_();
     return;
   }
-  IntArrayRef OutSizes = out.sizes();
-  IntArrayRef BatchShape(OutSizes.data(), OutSizes.size() - 2);
-  int64_t Batch = 1;
-  for (int64_t S : BatchShape)
-    Batch *= S;
-  auto Flatten = [&](const Tensor &X, int64_t Rows) {
-    std::vector<int64_t> Sizes(BatchShape.begin(), BatchShape.end());
-    Sizes.push_back(Rows);
-    Sizes.push_back(C);
-    return X.expand(Sizes).contiguous().view({Batch, Rows, C});
-  };
-  Tensor X1 = Flatten(x1, R1), X2 = Flatten(x2, R2);
-  // The CPU kernel's choice of the matrix-product path for p = 2
-  // (useMatmulForEuclid there), whose clamp this kernel reproduces.
-  int64_t Mode = compute_mode.value_or(0);
-  bool Euclid = p == 2 && (Mode == 1 || (Mode == 0 && (R1 > 25 || R2 > 25)));
+  kernels::CdistBatches In = kernels::flattenCdistBatches(x1, x2, out);
+  int64_t Batch = In.Batch;
+  // The CPU kernel's choice of the matrix-product path for p = 2, whose
+  // clamp this kernel reproduces.
+  bool Euclid =
+      kernels::useMatmulForEuclid(p, compute_mode.value_or(0), R1, R2);
   OutputBuffer Out(out);
   dispatchDtypes<dtypes::of(kFloat) | dtypes::of(kDouble)>(
       out.scalar_type(), "cdist_cuda", [&](auto Tag) {
         using T = decltype(Tag);
         int64_t Total = Batch * R1 * R2;
         cdistKernel<T><<<blocksFor(Total), kThreads, 0, currentStream()>>>(
-            X1.data_ptr<T>(), X2.data_ptr<T>(), Out.get().data_ptr<T>(), Batch,
-            R1, R2, C, normKind(p), static_cast<T>(p), Euclid);
+            In.X1.data_ptr<T>(), In.X2.data_ptr<T>(), Out.get().data_ptr<T>(),
+            Batch, R1, R2, C, normKind(p), static_cast<T>(p), Euclid);
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   Out.finish();

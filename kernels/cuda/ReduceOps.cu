@@ -17,6 +17,7 @@
 #include "NativeFunctions.h"
 
 #include "Reduce.cuh"
+#include "shared/ReduceOps.h"
 
 #include <cuda/std/limits>
 
@@ -26,13 +27,13 @@
 #include <type_traits>
 
 namespace sk {
+
+using kernels::dimsOrAll;
+using kernels::reducedCount;
+
 namespace {
 
 using DimMask = TensorIteratorBase::DimMask;
-
-IntArrayRef dimsOrAll(OptionalIntArrayRef Dim) {
-  return Dim ? *Dim : IntArrayRef();
-}
 
 /// `+` or `*`, wrapping for integers, `||` or `&&` for bool.
 template <bool IsProduct> struct ArithmeticOp {
@@ -137,16 +138,6 @@ void logicalReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
   visitScalarType(Self.scalar_type(), [&](auto) {
     reduceInto<bool>(Self, Mask, Out, ExtremumOp</*IsMax=*/!IsAll>{}, IsAll);
   });
-}
-
-/// The number of elements reduced into each output element.
-int64_t reducedCount(const Tensor &Self, IntArrayRef Dims) {
-  DimMask Mask = make_dim_mask(Dims, Self.dim());
-  int64_t Count = 1;
-  for (int64_t D = 0; D < Self.dim(); ++D)
-    if (Mask[D])
-      Count *= Self.size(D);
-  return Count;
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 #include "NativeFunctions.h"
 
 #include "DeviceUtils.cuh"
+#include "shared/SizesAround.h"
 
 namespace sk {
 namespace {
@@ -112,11 +113,8 @@ void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
     return;
   int64_t Dim = maybeWrapDim(dim, self.dim());
   Tensor In = self.contiguous();
-  int64_t Outer = 1, Inner = 1;
-  for (int64_t D = 0; D < Dim; ++D)
-    Outer *= self.size(D);
-  for (int64_t D = Dim + 1; D < self.dim(); ++D)
-    Inner *= self.size(D);
+  kernels::SizesAround Around = kernels::sizesAround(self.sizes(), Dim);
+  int64_t Outer = Around.Outer, Inner = Around.Inner;
   int64_t Size = self.dim() == 0 ? 1 : self.size(Dim);
   bool ToFloat = out.scalar_type() != self.scalar_type();
   OutputBuffer Out(out);

@@ -1,4 +1,5 @@
-//===--- IntegerMath.h - Element arithmetic shared by CPU and CUDA -*- C++ -*-===//
+//===--- IntegerMath.h - Element arithmetic shared by CPU and CUDA -*- C++
+//-*-===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -14,8 +15,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef SKC_KERNELS_INTEGERMATH_H
-#define SKC_KERNELS_INTEGERMATH_H
+#ifndef SKC_KERNELS_SHARED_INTEGERMATH_H
+#define SKC_KERNELS_SHARED_INTEGERMATH_H
 
 #include "sk/iter/DtypeDispatch.h"
 #include "sk/util/HostDevice.h"
@@ -70,4 +71,4 @@ template <typename T> SK_HOST_DEVICE inline T powInteger(T Base, T Exp) {
 } // namespace kernels
 } // namespace sk
 
-#endif // SKC_KERNELS_INTEGERMATH_H
+#endif // SKC_KERNELS_SHARED_INTEGERMATH_H

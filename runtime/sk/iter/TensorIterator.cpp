@@ -66,6 +66,15 @@ static bool broadcastSameRank(int64_t *Shape, const int64_t *B, size_t Ndim) {
   return Differ;
 }
 
+/// result_type of the tensors TensorAt(I), I in [\p Begin, \p End).
+template <typename TensorAtFn>
+static ScalarType resultTypeOf(size_t Begin, size_t End, TensorAtFn TensorAt) {
+  ResultTypeState State;
+  for (size_t I = Begin; I != End; ++I)
+    State = update_result_type_state(TensorAt(I), State);
+  return result_type(State);
+}
+
 DimVector infer_size_dimvector(IntArrayRef A, IntArrayRef B) {
   DimVector Expanded(A);
   broadcastInPlace(Expanded, B);
@@ -200,8 +209,146 @@ TensorIterator TensorIteratorConfig::build() {
 //  - error paths in loops are out-of-line calls taking values, not
 //    SK_CHECKs, whose by-reference captures keep the loop's variables in
 //    memory.
+
+// Note [Functional elementwise fast path]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Most builds are the functional call of an elementwise op: every output
+// undefined, every input defined, row-major contiguous, of one dtype and
+// on one device, with no static shape, dtype or device and not a
+// reduction (add(A, B) on meta tensors, for shape inference, above all).
+// For those, the passes of the general path reduce to
+//  - compute_shape: the broadcast of the inputs' sizes;
+//  - compute_types: the inputs' dtype (promoted as compute_types promotes
+//    it) and device, given to every output;
+//  - fast_set_up (inputs of one shape) or fast_set_up_row_major (others):
+//    row-major outputs of that shape,
+// which build_functional_elementwise() computes in one pass over the
+// inputs, a fill of the shape and the outputs' allocation. It runs before
+// any operand exists and reads the inputs' TensorImpls from the tensors
+// themselves: the operands are made afterwards, in one pass that stores
+// values it already holds, instead of being stored first and read back
+// by each later pass (a meta add took 51 ns that way, 44 ns this way).
+// When one of its assumptions fails (different dtypes or devices, a
+// strided input, sizes that do not broadcast), it returns false having
+// changed nothing but Shape, and build() populates the operands and takes
+// the general path, which recomputes Shape and makes the checks and
+// errors of the general case. The outputs and
+// the options passed to set_output_raw_strided are the general path's
+// exactly (TensorIteratorTest checks both paths against each other).
+
+// Inlined into its callers, build() and build_borrowed(): a call, with its
+// register saves and restores, was 25 of 868 instructions of a meta add.
+template <typename TensorAtFn, typename MakeFn>
+[[gnu::always_inline]] inline bool
+TensorIteratorBase::build_functional_elementwise(
+    size_t NT, int NumOutputsArg, const TensorIteratorConfig &Config,
+    TensorAtFn TensorAt, MakeFn Make) {
+  size_t Outputs = static_cast<size_t>(NumOutputsArg);
+  if (Config.IsReduction || Config.StaticShape || Config.StaticDtype ||
+      Config.StaticDevice || !Config.CheckAllSameDevice || NT == Outputs)
+    return false;
+  for (size_t I = 0; I != Outputs; ++I)
+    if (TensorAt(I).defined())
+      return false;
+  // One pass over the inputs: dtype, device, layout and the broadcast
+  // shape, computed as compute_shape computes it (so a broadcast error
+  // here is the one the general path would raise first).
+  const TensorImpl *First = TensorAt(Outputs).unsafeGetTensorImpl();
+  if (!First || !First->is_contiguous())
+    return false;
+  ScalarType Dtype = First->dtype();
+  Device Dev = First->device();
+  Shape = First->sizes();
+  bool SameShape = true;
+  for (size_t I = Outputs + 1; I != NT; ++I) {
+    const TensorImpl *T = TensorAt(I).unsafeGetTensorImpl();
+    if (!T || T->dtype() != Dtype || T->device() != Dev || !T->is_contiguous())
+      return false;
+    IntArrayRef S = T->sizes();
+    if (S.size() == Shape.size()) {
+      SameShape &= !broadcastSameRank(Shape.data(), S.data(), S.size());
+      continue;
+    }
+    SameShape = false;
+    broadcastInPlace(Shape, S);
+  }
+
+  // compute_types, for inputs that agree: their dtype, promoted as it
+  // promotes it.
+  ScalarType Common = Dtype;
+  if (Shape.empty() && Config.PromoteInputsToCommonDtype)
+    Common = resultTypeOf(Outputs, NT, TensorAt);
+  if (Config.PromoteIntegerInputsToFloat &&
+      isIntegralType(Common, /*IncludeBool=*/true))
+    Common = get_default_dtype();
+
+  // Every assumption holds: the operands, in one pass, the outputs with
+  // the common dtype and device. Outputs are undefined and inputs on Dev,
+  // so the build is a meta one when Dev is.
+  NumOutputs = NumOutputsArg;
+  Operands.append_in_place(
+      NT, [&, I = size_t(0)](OperandInfo *Slot) mutable noexcept {
+        OperandInfo &Op = Make(Slot, I);
+        if (I++ >= Outputs)
+          return;
+        Op.is_output = true;
+        Op.target_dtype = Common;
+        Op.device = Dev;
+      });
+  IsMeta = Dev.is_meta();
+  EnforceLinearIteration = Config.EnforceLinearIteration;
+  AllOpsSameShape = SameShape;
+  AllOpsAreScalars = Shape.empty();
+  CommonDtype = Dtype = Common;
+  CommonDevice = Dev;
+
+  // The outputs, as fast_set_up (one shape) or fast_set_up_row_major
+  // (broadcast) allocate them.
+  TensorOptions Options = TensorOptions(Dtype).device(Dev);
+  if (SameShape)
+    Options = Options.memory_format(MemoryFormat::Contiguous);
+  for (size_t I = 0; I != Outputs; ++I) {
+    set_output_raw_strided(static_cast<int64_t>(I), Shape, {}, Options);
+    if (!SameShape)
+      Operands[I].current_dtype = Dtype;
+  }
+  // As in fast_set_up, one shape gives one dimension, on meta tensors too;
+  // fast_set_up_row_major leaves meta iterators as they are. The data
+  // pointers are set here, in the same pass as the strides when it can be.
+  if (SameShape) {
+    coalesce_dense_operands(/*SetDataPointers=*/!IsMeta);
+  } else if (!IsMeta) {
+    finish_row_major_set_up(Config);
+    setDataPointers();
+  }
+  return true;
+}
+
 void TensorIteratorBase::build(TensorIteratorConfig &Config) {
+  auto &Tensors = Config.Tensors;
+  if (build_functional_elementwise(
+          Tensors.size(), Config.NumOutputs, Config,
+          [&Tensors](size_t I) -> const Tensor & { return Tensors[I].get(); },
+          [&Tensors](OperandInfo *Slot, size_t I) noexcept -> OperandInfo & {
+            return *new (Slot) OperandInfo(std::move(Tensors[I]));
+          }))
+    return;
   populate_operands(Config);
+  build_populated(Config);
+}
+
+void TensorIteratorBase::build_borrowed(ArrayRef<const Tensor *> Tensors,
+                                        int NumOutputsArg,
+                                        const TensorIteratorConfig &Config) {
+  if (build_functional_elementwise(
+          Tensors.size(), NumOutputsArg, Config,
+          [Tensors](size_t I) -> const Tensor & { return *Tensors[I]; },
+          [Tensors](OperandInfo *Slot, size_t I) noexcept -> OperandInfo & {
+            return *new (Slot)
+                OperandInfo(OperandInfo::BorrowedTag(), *Tensors[I]);
+          }))
+    return;
+  populate_borrowed_operands(Tensors, NumOutputsArg);
   build_populated(Config);
 }
 
@@ -210,11 +357,6 @@ void TensorIteratorBase::build_populated(const TensorIteratorConfig &Config) {
   EnforceLinearIteration = Config.EnforceLinearIteration;
   StaticShape = Config.StaticShape.has_value();
 
-  bool MayBeFunctionalElementwise =
-      !HasDefinedOutputs && !IsReduction && !StaticShape &&
-      !Config.StaticDtype && !Config.StaticDevice && Config.CheckAllSameDevice;
-  if (MayBeFunctionalElementwise && build_functional_elementwise(Config))
-    return;
   mark_outputs();
   compute_mem_overlaps(Config);
   compute_shape(Config);
@@ -245,98 +387,6 @@ void TensorIteratorBase::setDataPointers() {
     SK_INTERNAL_ASSERT(Op.impl(), "operand left undefined");
     Op.data = Op.impl()->data();
   }
-}
-
-// Note [Functional elementwise fast path]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// Most builds are the functional call of an elementwise op: every output
-// undefined, every input defined, row-major contiguous, of one dtype and
-// on one device, with no static shape, dtype or device and not a
-// reduction (add(A, B) on meta tensors, for shape inference, above all).
-// For those, the passes of the general path reduce to
-//  - compute_shape: the broadcast of the inputs' sizes;
-//  - compute_types: the inputs' dtype (promoted as compute_types promotes
-//    it) and device, given to every output;
-//  - fast_set_up (inputs of one shape) or fast_set_up_row_major (others):
-//    row-major outputs of that shape,
-// which build_functional_elementwise() computes in one pass over the
-// inputs, a fill of the shape and the outputs' allocation. When one of
-// its assumptions fails (different dtypes or devices, a strided input,
-// sizes that do not broadcast), it returns false having changed nothing
-// but Shape, and build() takes the general path, which recomputes Shape
-// and makes the checks and errors of the general case. The outputs and
-// the options passed to set_output_raw_strided are the general path's
-// exactly (TensorIteratorTest checks both paths against each other).
-
-// Inlined into its one caller, build_populated: on a meta build the call
-// with its register saves and restores was 26 of 767 instructions.
-[[gnu::always_inline]] inline bool
-TensorIteratorBase::build_functional_elementwise(
-    const TensorIteratorConfig &Config) {
-  int NT = ntensors();
-  if (NT == NumOutputs)
-    return false;
-  // One pass over the inputs: dtype, device, layout and the broadcast
-  // shape, computed as compute_shape computes it (so a broadcast error
-  // here is the one the general path would raise first).
-  const TensorImpl *First = Operands[NumOutputs].impl();
-  if (!First || !First->is_contiguous())
-    return false;
-  ScalarType Dtype = First->dtype();
-  Device Dev = First->device();
-  Shape = First->sizes();
-  bool SameShape = true;
-  for (int I = NumOutputs + 1; I != NT; ++I) {
-    const TensorImpl *T = Operands[I].impl();
-    if (!T || T->dtype() != Dtype || T->device() != Dev || !T->is_contiguous())
-      return false;
-    IntArrayRef S = T->sizes();
-    if (S.size() == Shape.size()) {
-      SameShape &= !broadcastSameRank(Shape.data(), S.data(), S.size());
-      continue;
-    }
-    SameShape = false;
-    broadcastInPlace(Shape, S);
-  }
-  size_t Ndim = Shape.size();
-  AllOpsSameShape = SameShape;
-  AllOpsAreScalars = Ndim == 0;
-
-  // compute_types, for inputs that agree. (In locals: stores to the
-  // operands below would make the compiler reload the members.)
-  CommonDtype = Dtype;
-  CommonDevice = Dev;
-  if (AllOpsAreScalars && Config.PromoteInputsToCommonDtype)
-    Dtype = compute_common_dtype();
-  if (Config.PromoteIntegerInputsToFloat &&
-      isIntegralType(Dtype, /*IncludeBool=*/true))
-    CommonDtype = Dtype = get_default_dtype();
-
-  // The outputs, as fast_set_up (one shape) or fast_set_up_row_major
-  // (broadcast) allocate them.
-  int Outputs = NumOutputs;
-  for (int I = 0; I != Outputs; ++I) {
-    Operands[I].target_dtype = Dtype;
-    Operands[I].device = Dev;
-  }
-  TensorOptions Options = TensorOptions(Dtype).device(Dev);
-  if (SameShape)
-    Options = Options.memory_format(MemoryFormat::Contiguous);
-  for (int I = 0; I != Outputs; ++I) {
-    set_output_raw_strided(I, Shape, {}, Options);
-    if (!SameShape)
-      Operands[I].current_dtype = Dtype;
-  }
-  // As in fast_set_up, one shape gives one dimension, on meta tensors too;
-  // fast_set_up_row_major leaves meta iterators as they are. The data
-  // pointers are set here, in the same pass as the strides when it can be.
-  if (SameShape) {
-    coalesce_dense_operands(/*SetDataPointers=*/!IsMeta);
-  } else if (!IsMeta) {
-    finish_row_major_set_up(Config);
-    setDataPointers();
-  }
-  return true;
 }
 
 template <typename MakeFn>
@@ -464,11 +514,10 @@ void TensorIteratorBase::compute_shape(const TensorIteratorConfig &Config) {
 }
 
 ScalarType TensorIteratorBase::compute_common_dtype() {
-  ResultTypeState State;
-  for (const OperandInfo &Op : Operands)
-    if (!Op.is_output)
-      State = update_result_type_state(Op.tensor(), State);
-  CommonDtype = result_type(State);
+  CommonDtype = resultTypeOf(NumOutputs, Operands.size(),
+                             [this](size_t I) -> const Tensor & {
+                               return tensor(static_cast<int>(I));
+                             });
   SK_INTERNAL_ASSERT(CommonDtype != ScalarType::Undefined);
   return CommonDtype;
 }
@@ -1194,21 +1243,11 @@ static TensorIteratorConfig &binaryOpConfig(TensorIteratorConfig &C) {
 // a TensorIteratorConfig made per call, with its operand list filled and
 // then moved out and destroyed, cost 51 of the 818 instructions of a meta
 // build. They keep their configuration in a function-local constant
-// instead (flags only, no operands) and put their borrowed operands
-// straight into the iterator (populate_borrowed_operands); build_populated
-// then runs as build() would on a configuration holding them. The
+// instead (flags only, no operands) and give their borrowed operands
+// straight to the iterator (build_borrowed), which builds as build() would
+// on a configuration holding them. The
 // constants are never destroyed, so that static destructors may still
 // build iterators.
-
-namespace {
-/// The flags of binaryOpConfig, or with \p IntegerToFloat those of the
-/// binary float ops, without operands.
-struct BinaryOpFlags : TensorIteratorConfig {
-  explicit BinaryOpFlags(bool IntegerToFloat) {
-    binaryOpConfig(*this).promote_integer_inputs_to_float(IntegerToFloat);
-  }
-};
-} // namespace
 
 void TensorIteratorBase::build_binary_op(const Tensor &Out, const Tensor &A,
                                          const Tensor &B) {
@@ -1223,11 +1262,10 @@ void TensorIteratorBase::build_borrowing_binary_op(const Tensor &Out,
                                                    const Tensor &A,
                                                    const Tensor &B) {
   // Note [Constant builder configurations].
-  static const BinaryOpFlags &Flags =
-      *new BinaryOpFlags(/*IntegerToFloat=*/false);
+  static const TensorIteratorConfig &Flags =
+      binaryOpConfig(*new TensorIteratorConfig);
   const Tensor *Tensors[] = {&Out, &A, &B};
-  populate_borrowed_operands(Tensors, /*NumOutputs=*/1);
-  build_populated(Flags);
+  build_borrowed(Tensors, /*NumOutputs=*/1, Flags);
 }
 
 void TensorIteratorBase::build_binary_float_op(const Tensor &Out,
@@ -1245,11 +1283,11 @@ void TensorIteratorBase::build_borrowing_binary_float_op(const Tensor &Out,
                                                          const Tensor &A,
                                                          const Tensor &B) {
   // Note [Constant builder configurations].
-  static const BinaryOpFlags &Flags =
-      *new BinaryOpFlags(/*IntegerToFloat=*/true);
+  static const TensorIteratorConfig &Flags =
+      binaryOpConfig(*new TensorIteratorConfig)
+          .promote_integer_inputs_to_float(true);
   const Tensor *Tensors[] = {&Out, &A, &B};
-  populate_borrowed_operands(Tensors, /*NumOutputs=*/1);
-  build_populated(Flags);
+  build_borrowed(Tensors, /*NumOutputs=*/1, Flags);
 }
 
 /// The configuration of comparison ops: a bool result when \p Out is
@@ -1295,8 +1333,11 @@ void TensorIteratorBase::build_unary_op(const Tensor &Out, const Tensor &A) {
 
 void TensorIteratorBase::build_borrowing_unary_op(const Tensor &Out,
                                                   const Tensor &A) {
-  TensorIteratorConfig C;
-  build(unaryOpConfig(C).add_output(Out).add_input(A));
+  // Note [Constant builder configurations].
+  static const TensorIteratorConfig &Flags =
+      unaryOpConfig(*new TensorIteratorConfig);
+  const Tensor *Tensors[] = {&Out, &A};
+  build_borrowed(Tensors, /*NumOutputs=*/1, Flags);
 }
 
 /// The configuration of unary ops computed in floating point (sqrt, exp).
@@ -1316,8 +1357,11 @@ void TensorIteratorBase::build_unary_float_op(const Tensor &Out,
 
 void TensorIteratorBase::build_borrowing_unary_float_op(const Tensor &Out,
                                                         const Tensor &A) {
-  TensorIteratorConfig C;
-  build(unaryFloatOpConfig(C).add_output(Out).add_input(A));
+  // Note [Constant builder configurations].
+  static const TensorIteratorConfig &Flags =
+      unaryFloatOpConfig(*new TensorIteratorConfig);
+  const Tensor *Tensors[] = {&Out, &A};
+  build_borrowed(Tensors, /*NumOutputs=*/1, Flags);
 }
 
 void TensorIteratorBase::build_ternary_op(const Tensor &Out, const Tensor &A,

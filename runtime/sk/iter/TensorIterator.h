@@ -490,6 +490,11 @@ protected:
     };
   }
 
+  /// build() with the flags of \p Config and the borrowed operands
+  /// \p Tensors (outputs first, \p NumOutputs of them) instead of its own
+  /// (Note [Constant builder configurations]).
+  void build_borrowed(ArrayRef<const Tensor *> Tensors, int NumOutputs,
+                      const TensorIteratorConfig &Config);
   /// build() on a configuration whose operands are already in place.
   void build_populated(const TensorIteratorConfig &Config);
   void populate_operands(TensorIteratorConfig &Config);
@@ -507,9 +512,14 @@ protected:
   void compute_shape(const TensorIteratorConfig &Config);
   void compute_types(const TensorIteratorConfig &Config);
   ScalarType compute_common_dtype();
-  /// Note [Functional elementwise fast path]: builds the common case in
-  /// one pass, or returns false for build() to take the general path.
-  bool build_functional_elementwise(const TensorIteratorConfig &Config);
+  /// Note [Functional elementwise fast path]: builds the common case from
+  /// the \p NT tensors TensorAt(I) (outputs first), making operand I with
+  /// \p Make(Slot, I) as populate_operands_from does; or returns false,
+  /// having made no operand, for the general path.
+  template <typename TensorAtFn, typename MakeFn>
+  bool build_functional_elementwise(size_t NT, int NumOutputs,
+                                    const TensorIteratorConfig &Config,
+                                    TensorAtFn TensorAt, MakeFn Make);
   bool fast_set_up(const TensorIteratorConfig &Config);
   bool fast_set_up_row_major(const TensorIteratorConfig &Config);
   /// The end of fast_set_up: every operand dense in one order becomes one

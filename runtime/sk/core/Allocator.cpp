@@ -83,6 +83,7 @@ constexpr DeleterFn kCachedBlockDeleters[kNumBlockClasses] = {
 
 class CPUAllocator final : public Allocator {
 public:
+  constexpr CPUAllocator() = default;
   DataPtr allocate(size_t NBytes) override {
     if (NBytes == 0)
       return DataPtr(nullptr, nullptr, kCPU);
@@ -95,10 +96,13 @@ public:
   }
 };
 
+// Constant-initialized, so that every allocation, static initializers'
+// included, reads its slot without the guard of a function-local static.
+CPUAllocator TheCPUAllocator;
+Allocator *AllocatorSlots[NumDeviceTypes] = {&TheCPUAllocator};
+
 Allocator *&allocatorSlot(DeviceType T) {
-  static CPUAllocator CPU;
-  static Allocator *Slots[NumDeviceTypes] = {&CPU, nullptr, nullptr, nullptr};
-  return Slots[static_cast<int>(T)];
+  return AllocatorSlots[static_cast<int>(T)];
 }
 
 } // namespace

@@ -337,9 +337,13 @@ void TensorIteratorBase::build(TensorIteratorConfig &Config) {
   build_populated(Config);
 }
 
-void TensorIteratorBase::build_borrowed(ArrayRef<const Tensor *> Tensors,
-                                        int NumOutputsArg,
-                                        const TensorIteratorConfig &Config) {
+// Inlined into each borrowing builder, where the operand count and the
+// tensors' addresses are constants: the fast path's loops unroll, which
+// took a meta add from 803 to 750 instructions (43 to 40.5 ns).
+[[gnu::always_inline]] inline void
+TensorIteratorBase::build_borrowed(ArrayRef<const Tensor *> Tensors,
+                                   int NumOutputsArg,
+                                   const TensorIteratorConfig &Config) {
   if (build_functional_elementwise(
           Tensors.size(), NumOutputsArg, Config,
           [Tensors](size_t I) -> const Tensor & { return *Tensors[I]; },

@@ -107,6 +107,9 @@ public:
     return M;
   }
   const Tensor &get() const { return Borrowed ? *Borrowed : Owned; }
+  /// Borrows \p T from now on. An owned tensor is released with this
+  /// object, not now: callers rebind only undefined ones.
+  void borrow(const Tensor &T) { Borrowed = &T; }
   bool isBorrowed() const { return Borrowed != nullptr; }
 
 private:
@@ -131,6 +134,13 @@ struct OperandInfo {
   void tensor(detail::MaybeOwnedTensor &&NewT) {
     T = std::move(NewT);
     Impl = T.get().unsafeGetTensorImpl();
+  }
+  /// Borrows \p NewT, which must outlive the operand, in place of an
+  /// undefined tensor (an output that set_output_raw_strided allocated).
+  void borrow_tensor(const Tensor &NewT) {
+    SK_INTERNAL_ASSERT(!Impl, "the operand's tensor is already defined");
+    T.borrow(NewT);
+    Impl = NewT.unsafeGetTensorImpl();
   }
   /// tensor()'s TensorImpl, null while it is undefined. Cached: build()
   /// reads it many times per operand (Note [Lean iterator setup]).
@@ -468,7 +478,7 @@ public:
                        "output ",
                        OutputIdx, " undefined");
     if (!Op.impl())
-      Op.tensor(detail::MaybeOwnedTensor::borrowed(T));
+      Op.borrow_tensor(T);
     // A resized output was resized in place by the subclass: the operand
     // is the same tensor.
     Op.current_dtype = Op.impl()->dtype();

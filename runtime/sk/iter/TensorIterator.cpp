@@ -225,16 +225,16 @@ TensorIterator TensorIteratorConfig::build() {
 // which build_functional_elementwise() computes in one pass over the
 // inputs, a fill of the shape and the outputs' allocation. It runs before
 // any operand exists and reads the inputs' TensorImpls from the tensors
-// themselves: the operands are made afterwards, in one pass that stores
-// values it already holds, instead of being stored first and read back
-// by each later pass (a meta add took 51 ns that way, 44 ns this way).
-// When one of its assumptions fails (different dtypes or devices, a
-// strided input, sizes that do not broadcast), it returns false having
-// changed nothing but Shape, and build() populates the operands and takes
-// the general path, which recomputes Shape and makes the checks and
-// errors of the general case. The outputs and
-// the options passed to set_output_raw_strided are the general path's
-// exactly (TensorIteratorTest checks both paths against each other).
+// themselves; the operands are made afterwards, in one pass that stores
+// values it already holds. (Run after populate_operands, reading each
+// field back from the operand just written, a meta add took 51 ns; this
+// way, 43 ns.) When one of its assumptions fails (different dtypes or
+// devices, a strided input, sizes that do not broadcast), it returns
+// false having changed nothing but Shape, and build() populates the
+// operands and takes the general path, which recomputes Shape and makes
+// the checks and errors of the general case. The outputs and the options
+// passed to set_output_raw_strided are the general path's exactly
+// (TensorIteratorTest checks both paths against each other).
 
 // Inlined into its callers, build() and build_borrowed(): a call, with its
 // register saves and restores, was 25 of 868 instructions of a meta add.
@@ -1249,9 +1249,8 @@ static TensorIteratorConfig &binaryOpConfig(TensorIteratorConfig &C) {
 // build. They keep their configuration in a function-local constant
 // instead (flags only, no operands) and give their borrowed operands
 // straight to the iterator (build_borrowed), which builds as build() would
-// on a configuration holding them. The
-// constants are never destroyed, so that static destructors may still
-// build iterators.
+// on a configuration holding them. The constants are never destroyed, so
+// that static destructors may still build iterators.
 
 void TensorIteratorBase::build_binary_op(const Tensor &Out, const Tensor &A,
                                          const Tensor &B) {

@@ -214,12 +214,13 @@ TensorIterator TensorIteratorConfig::build() {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Most builds are the functional call of an elementwise op: every output
 // undefined, every input defined, row-major contiguous, of one dtype and
-// on one device, with no static shape, dtype or device and not a
-// reduction (add(A, B) on meta tensors, for shape inference, above all).
-// For those, the passes of the general path reduce to
+// on one device, with no static shape or device and not a reduction
+// (add(A, B) on meta tensors, for shape inference, above all). For those,
+// the passes of the general path reduce to
 //  - compute_shape: the broadcast of the inputs' sizes;
 //  - compute_types: the inputs' dtype (promoted as compute_types promotes
-//    it) and device, given to every output;
+//    it) and device, given to every output, or the static dtype if there
+//    is one (comparisons declare bool);
 //  - fast_set_up (inputs of one shape) or fast_set_up_row_major (others):
 //    row-major outputs of that shape,
 // which build_functional_elementwise() computes in one pass over the
@@ -244,8 +245,8 @@ TensorIteratorBase::build_functional_elementwise(
     size_t NT, int NumOutputsArg, const TensorIteratorConfig &Config,
     TensorAtFn TensorAt, MakeFn Make) {
   size_t Outputs = static_cast<size_t>(NumOutputsArg);
-  if (Config.IsReduction || Config.StaticShape || Config.StaticDtype ||
-      Config.StaticDevice || !Config.CheckAllSameDevice || NT == Outputs)
+  if (Config.IsReduction || Config.StaticShape || Config.StaticDevice ||
+      !Config.CheckAllSameDevice || NT == Outputs)
     return false;
   for (size_t I = 0; I != Outputs; ++I)
     if (TensorAt(I).defined())
@@ -281,10 +282,13 @@ TensorIteratorBase::build_functional_elementwise(
   if (Config.PromoteIntegerInputsToFloat &&
       isIntegralType(Common, /*IncludeBool=*/true))
     Common = get_default_dtype();
+  // Outputs get the static dtype if there is one (comparisons declare
+  // bool), else the common one.
+  ScalarType OutputDtype = Config.StaticDtype ? *Config.StaticDtype : Common;
 
   // Every assumption holds: the operands, in one pass, the outputs with
-  // the common dtype and device. Outputs are undefined and inputs on Dev,
-  // so the build is a meta one when Dev is.
+  // their dtype and the common device. Outputs are undefined and inputs on
+  // Dev, so the build is a meta one when Dev is.
   NumOutputs = NumOutputsArg;
   Operands.append_in_place(
       NT, [&, I = size_t(0)](OperandInfo *Slot) mutable noexcept {
@@ -292,25 +296,25 @@ TensorIteratorBase::build_functional_elementwise(
         if (I++ >= Outputs)
           return;
         Op.is_output = true;
-        Op.target_dtype = Common;
+        Op.target_dtype = OutputDtype;
         Op.device = Dev;
       });
   IsMeta = Dev.is_meta();
   EnforceLinearIteration = Config.EnforceLinearIteration;
   AllOpsSameShape = SameShape;
   AllOpsAreScalars = Shape.empty();
-  CommonDtype = Dtype = Common;
+  CommonDtype = Common;
   CommonDevice = Dev;
 
   // The outputs, as fast_set_up (one shape) or fast_set_up_row_major
   // (broadcast) allocate them.
-  TensorOptions Options = TensorOptions(Dtype).device(Dev);
+  TensorOptions Options = TensorOptions(OutputDtype).device(Dev);
   if (SameShape)
     Options = Options.memory_format(MemoryFormat::Contiguous);
   for (size_t I = 0; I != Outputs; ++I) {
     set_output_raw_strided(static_cast<int64_t>(I), Shape, {}, Options);
     if (!SameShape)
-      Operands[I].current_dtype = Dtype;
+      Operands[I].current_dtype = OutputDtype;
   }
   // As in fast_set_up, one shape gives one dimension, on meta tensors too;
   // fast_set_up_row_major leaves meta iterators as they are. The data
@@ -1293,32 +1297,57 @@ void TensorIteratorBase::build_borrowing_binary_float_op(const Tensor &Out,
   build_borrowed(Tensors, /*NumOutputs=*/1, Flags);
 }
 
-/// The configuration of comparison ops: a bool result when \p Out is
-/// undefined (Note [special-case bool outputs] in PyTorch: a given bool
-/// output is written directly, anything else through a cast).
-static void comparisonOpConfig(TensorIteratorConfig &C, const Tensor &Out) {
+namespace {
+/// What a comparison writes to (Note [special-case bool outputs] in
+/// PyTorch: a given bool output is written directly, anything else
+/// through a cast).
+enum class ComparisonOutput { Allocated, GivenBool, GivenOther };
+} // namespace
+
+static ComparisonOutput comparisonOutputOf(const Tensor &Out) {
+  if (!Out.defined())
+    return ComparisonOutput::Allocated;
+  return Out.scalar_type() == kBool ? ComparisonOutput::GivenBool
+                                    : ComparisonOutput::GivenOther;
+}
+
+/// The configuration of comparison ops: a bool result when the output is
+/// allocated, a cast to a given non-bool one.
+static TensorIteratorConfig &comparisonOpConfig(TensorIteratorConfig &C,
+                                                ComparisonOutput Out) {
   C.set_check_mem_overlap(true)
       .allow_cpu_scalars(true)
       .promote_inputs_to_common_dtype(true);
-  if (!Out.defined())
+  if (Out == ComparisonOutput::Allocated)
     C.declare_static_dtype(kBool);
-  if (Out.defined() && Out.scalar_type() != kBool)
+  if (Out == ComparisonOutput::GivenOther)
     C.cast_common_dtype_to_outputs(true);
+  return C;
 }
 
 void TensorIteratorBase::build_comparison_op(const Tensor &Out, const Tensor &A,
                                              const Tensor &B) {
   TensorIteratorConfig C;
-  comparisonOpConfig(C, Out);
-  build(C.add_owned_output(Out).add_owned_input(A).add_owned_input(B));
+  build(comparisonOpConfig(C, comparisonOutputOf(Out))
+            .add_owned_output(Out)
+            .add_owned_input(A)
+            .add_owned_input(B));
 }
 
 void TensorIteratorBase::build_borrowing_comparison_op(const Tensor &Out,
                                                        const Tensor &A,
                                                        const Tensor &B) {
-  TensorIteratorConfig C;
-  comparisonOpConfig(C, Out);
-  build(C.add_output(Out).add_input(A).add_input(B));
+  // Note [Constant builder configurations], one per kind of output.
+  static const TensorIteratorConfig *const Flags[] = {
+      &comparisonOpConfig(*new TensorIteratorConfig,
+                          ComparisonOutput::Allocated),
+      &comparisonOpConfig(*new TensorIteratorConfig,
+                          ComparisonOutput::GivenBool),
+      &comparisonOpConfig(*new TensorIteratorConfig,
+                          ComparisonOutput::GivenOther)};
+  const Tensor *Tensors[] = {&Out, &A, &B};
+  build_borrowed(Tensors, /*NumOutputs=*/1,
+                 *Flags[static_cast<int>(comparisonOutputOf(Out))]);
 }
 
 /// The configuration of unary ops that keep the dtype (neg, abs, ...).

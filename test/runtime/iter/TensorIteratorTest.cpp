@@ -13,7 +13,9 @@
 
 #include "IterTestUtils.h"
 
+#include <optional>
 #include <set>
+#include <utility>
 
 using namespace sk;
 using namespace sk::test;
@@ -446,12 +448,14 @@ struct RecordingIterator final : TensorIteratorBase {
 };
 
 /// Builds a binary-op-like iterator over \p Inputs with \p NumOutputs
-/// undefined outputs; with \p General, with the common dtype and device
-/// of \p Fast declared static, which keeps the result but takes the
-/// general path.
+/// undefined outputs, of \p StaticDtype when given (as comparisons
+/// declare bool); with \p Fast, with the output dtype and the common
+/// device of \p Fast declared static, which keeps the result but takes
+/// the general path.
 void buildFunctional(RecordingIterator &Iter, const std::vector<Tensor> &Inputs,
                      bool IntegerToFloat, int NumOutputs = 1,
-                     const RecordingIterator *Fast = nullptr) {
+                     const RecordingIterator *Fast = nullptr,
+                     std::optional<ScalarType> StaticDtype = std::nullopt) {
   TensorIteratorConfig Config;
   Config.set_check_mem_overlap(true)
       .allow_cpu_scalars(true)
@@ -460,8 +464,10 @@ void buildFunctional(RecordingIterator &Iter, const std::vector<Tensor> &Inputs,
       .cast_common_dtype_to_outputs(true)
       .enforce_safe_casting_to_output(true);
   if (Fast)
-    Config.declare_static_dtype_and_device(Fast->common_dtype(),
-                                           Fast->common_device());
+    Config.declare_static_dtype_and_device(
+        StaticDtype.value_or(Fast->common_dtype()), Fast->common_device());
+  else if (StaticDtype)
+    Config.declare_static_dtype(*StaticDtype);
   for (int I = 0; I != NumOutputs; ++I)
     Config.add_owned_output(Tensor());
   for (const Tensor &T : Inputs)
@@ -505,10 +511,18 @@ TEST(TensorIteratorTest, FunctionalFastPath_AgreesWithTheGeneralPath) {
       std::vector<Tensor> Inputs;
       for (const std::vector<int64_t> &S : C.Sizes)
         Inputs.push_back(Meta ? meta(S, C.Dtype) : cpu(S, C.Dtype));
-      for (int NumOutputs : {1, 2}) {
+      for (auto [NumOutputs, StaticDtype] :
+           {std::pair<int, std::optional<ScalarType>>{1, std::nullopt},
+            {2, std::nullopt},
+            {1, kBool}}) {
+        SCOPED_TRACE(::testing::Message()
+                     << NumOutputs << " outputs"
+                     << (StaticDtype ? ", static bool" : ""));
         RecordingIterator Fast, General;
-        buildFunctional(Fast, Inputs, C.IntegerToFloat, NumOutputs);
-        buildFunctional(General, Inputs, C.IntegerToFloat, NumOutputs, &Fast);
+        buildFunctional(Fast, Inputs, C.IntegerToFloat, NumOutputs, nullptr,
+                        StaticDtype);
+        buildFunctional(General, Inputs, C.IntegerToFloat, NumOutputs, &Fast,
+                        StaticDtype);
         EXPECT_EQ(Fast.Calls, General.Calls);
         EXPECT_EQ(Fast.shape(), General.shape());
         EXPECT_EQ(Fast.is_meta(), Meta);

@@ -21,7 +21,9 @@
 ///   BM_EmitAll              emitAll alone, on a built model.
 ///
 /// The files are read once, outside the timed loops; each iteration adds
-/// them to a fresh SourceMgr (without copying) as the driver would.
+/// them to a fresh SourceMgr (without copying) as the driver would. They
+/// come from SKC_BENCH_SCHEMA_DIR when it is set (another release's
+/// native_functions.yaml and tags.yaml), else from PyTorch 1.13's.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 using namespace llvm;
 using namespace skc;
 
@@ -47,7 +51,9 @@ namespace {
 class InputFile {
 public:
   explicit InputFile(StringRef Name) {
-    std::string Path = (Twine(SKC_PYTORCH_YAML_DIR) + "/" + Name).str();
+    const char *Dir = std::getenv("SKC_BENCH_SCHEMA_DIR");
+    std::string Path =
+        (Twine(Dir ? Dir : SKC_PYTORCH_YAML_DIR) + "/" + Name).str();
     ErrorOr<std::unique_ptr<MemoryBuffer>> B =
         MemoryBuffer::getFile(Path, /*IsText=*/true);
     if (B)
@@ -199,7 +205,7 @@ BENCHMARK(BM_BuildOperatorModel)->Unit(benchmark::kMillisecond);
 static EmitOptions getEmitOptions() {
   EmitOptions Opts;
   Opts.Inputs = {"native_functions.yaml"};
-  Opts.Backends = {"CPU", "CUDA"};
+  Opts.Backends = {DispatchKey::CPU, DispatchKey::CUDA};
   return Opts;
 }
 

@@ -11,8 +11,11 @@ function(skc_add_library name)
   set(target skc${name})
   add_library(${target} STATIC ${ARG_SRCS})
   add_library(skc::${name} ALIAS ${target})
+  # runtime/: the schema vocabulary the compiler shares with the runtime
+  # (sk/core/*.def, which include nothing); no runtime header beyond them.
   target_include_directories(${target} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>)
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/runtime>)
   target_link_libraries(${target} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   # LLVM style: no exceptions in the compiler libraries. The one file that
   # talks to yaml-cpp turns them back on for itself.

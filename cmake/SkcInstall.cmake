@@ -41,7 +41,7 @@ install(TARGETS skc_runtime skc_runtime_testing EXPORT skcTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY runtime/sk DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 
 if(SKC_ENABLE_CUDA)
   set_target_properties(skc_runtime_cuda PROPERTIES EXPORT_NAME runtime_cuda)

@@ -4,7 +4,7 @@
 #   [CUDA_SOURCES <.cu sources...>]
 #   [BACKENDS <CPU|CUDA|PrivateUse1|PrivateUse2|PrivateUse3>...]
 #   [NAMESPACE <ns>] [CPP_NAMESPACE <ns>] [SHARDS <n>] [TAGS <tags.yaml>]
-#   [STATIC | SHARED])
+#   [DISPATCH_KEYS <keys.yaml>] [STATIC | SHARED])
 #
 # Runs skc over the schema and the kernel sources at build time and makes
 # <name>, an ordinary library (static or shared as BUILD_SHARED_LIBS says,
@@ -89,7 +89,7 @@ endfunction()
 
 function(skc_add_kernel_library name)
   cmake_parse_arguments(ARG "STATIC;SHARED"
-    "SCHEMA;NAMESPACE;CPP_NAMESPACE;SHARDS;TAGS"
+    "SCHEMA;NAMESPACE;CPP_NAMESPACE;SHARDS;TAGS;DISPATCH_KEYS"
     "SOURCES;CUDA_SOURCES;BACKENDS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "skc_add_kernel_library(${name}): unknown arguments "
@@ -186,6 +186,11 @@ function(skc_add_kernel_library name)
     get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
     list(APPEND options --tags "${tags}")
     list(APPEND depends "${tags}")
+  endif()
+  if(ARG_DISPATCH_KEYS)
+    get_filename_component(keys "${ARG_DISPATCH_KEYS}" ABSOLUTE)
+    list(APPEND options --dispatch-keys "${keys}")
+    list(APPEND depends "${keys}")
   endif()
   if(ARG_NAMESPACE)
     list(APPEND options "--namespace=${ARG_NAMESPACE}")

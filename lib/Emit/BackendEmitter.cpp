@@ -39,20 +39,6 @@ using namespace llvm;
 
 namespace skc {
 
-/// The runtime's spelling of \p K, and of the key a kernel registers under:
-/// the runtime has no CompositeExplicitAutogradNonFunctional (it exists
-/// for functionalization, which the runtime does not do).
-static StringRef getRegistrationKeyName(DispatchKey K) {
-  if (K == DispatchKey::CompositeExplicitAutogradNonFunctional)
-    return "CompositeExplicitAutograd";
-  return getDispatchKeyName(K);
-}
-
-static bool usesDeviceGuard(DispatchKey K) {
-  return K == DispatchKey::CUDA || K == DispatchKey::PrivateUse1 ||
-         K == DispatchKey::PrivateUse2 || K == DispatchKey::PrivateUse3;
-}
-
 //===----------------------------------------------------------------------===//
 // Wrapper bodies
 //===----------------------------------------------------------------------===//
@@ -362,7 +348,7 @@ emitRegistrationShard(const EmitModel &EM, const KeyPlan &Plan,
 
   for (const auto &[Namespace, Regs] : ByNamespace)
     OS << "\nSK_LIBRARY_IMPL(" << Namespace << ", "
-       << getRegistrationKeyName(Key) << ", m) { m.impl(" << Namespace
+       << getRuntimeKeyName(Key) << ", m) { m.impl(" << Namespace
        << "_kernels); }\n";
 
   std::map<std::string, std::vector<const Registration *>> ByCppNamespace;

@@ -129,9 +129,9 @@ private:
 
 std::vector<Column> CoverageReporter::getColumns() const {
   std::vector<Column> Columns;
-  for (const std::string &B : EM.getOptions().Backends)
-    if (std::optional<DispatchKey> K = lookupDispatchKey(B))
-      Columns.push_back({B, {*K}, /*ShowsDtypes=*/true});
+  for (DispatchKey B : EM.getOptions().Backends)
+    Columns.push_back(
+        {getDispatchKeyName(B).str(), {B}, /*ShowsDtypes=*/true});
   Columns.push_back({"Meta", {DispatchKey::Meta}});
   Columns.push_back({"Composite",
                      {DispatchKey::CompositeImplicitAutograd,
@@ -195,10 +195,8 @@ std::string CoverageReporter::getKind(const Row &R) const {
     for (DispatchKey K : {DispatchKey::CompositeImplicitAutograd,
                           DispatchKey::CompositeExplicitAutograd})
       Composite |= planRegistration(EM, *EF, K).has_value();
-    for (const std::string &B : EM.getOptions().Backends) {
-      std::optional<DispatchKey> K = lookupDispatchKey(B);
-      std::optional<Registration> Reg =
-          K ? planRegistration(EM, *EF, *K) : std::nullopt;
+    for (DispatchKey B : EM.getOptions().Backends) {
+      std::optional<Registration> Reg = planRegistration(EM, *EF, B);
       if (Reg && Reg->Kind == Registration::Structured)
         return "structured";
       Native |= Reg.has_value();

@@ -18,21 +18,12 @@ namespace skc {
 /// asked for, then Meta and the composite keys, which are always there.
 static SmallVector<DispatchKey, 8> getEmittedKeys(const EmitOptions &Opts) {
   SmallVector<DispatchKey, 8> Keys;
-  for (DispatchKey K : {DispatchKey::CPU, DispatchKey::CUDA,
-                        DispatchKey::PrivateUse1, DispatchKey::PrivateUse2,
-                        DispatchKey::PrivateUse3})
-    if (is_contained(Opts.Backends, getDispatchKeyName(K)))
+  for (DispatchKey K : getSelectableBackends())
+    if (is_contained(Opts.Backends, K))
       Keys.push_back(K);
   Keys.append({DispatchKey::Meta, DispatchKey::CompositeExplicitAutograd,
                DispatchKey::CompositeImplicitAutograd});
   return Keys;
-}
-
-bool isEmittableBackend(StringRef Key) {
-  return is_contained({StringRef("CPU"), StringRef("CUDA"),
-                       StringRef("PrivateUse1"), StringRef("PrivateUse2"),
-                       StringRef("PrivateUse3")},
-                      Key);
 }
 
 std::vector<std::string> getOutputFileNames(const EmitOptions &Opts) {

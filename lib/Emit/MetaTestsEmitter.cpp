@@ -93,9 +93,9 @@ GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
   // The device backends built, besides the CPU: those the runtime has a
   // device type for.
   SmallVector<DispatchKey, 2> DeviceBackends;
-  for (const std::string &B : Opts.Backends)
-    if (B == "CUDA" || B == "PrivateUse1")
-      DeviceBackends.push_back(*lookupDispatchKey(B));
+  for (DispatchKey B : Opts.Backends)
+    if (B == DispatchKey::CUDA || B == DispatchKey::PrivateUse1)
+      DeviceBackends.push_back(B);
   GeneratedFile File{FileName.str(), ""};
   raw_string_ostream OS(File.Contents);
   writeBanner(OS, File.Name, Opts);

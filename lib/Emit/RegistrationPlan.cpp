@@ -15,12 +15,10 @@ using namespace llvm;
 namespace skc {
 
 /// Whether a kernel registered for \p KernelKey belongs in \p FileKey's
-/// file.
+/// file: whether both register under the same runtime key.
 static bool belongsTo(DispatchKey KernelKey, DispatchKey FileKey) {
-  if (KernelKey == FileKey)
-    return true;
-  return FileKey == DispatchKey::CompositeExplicitAutograd &&
-         KernelKey == DispatchKey::CompositeExplicitAutogradNonFunctional;
+  return isRuntimeKernelKey(KernelKey) &&
+         getRuntimeKeyName(KernelKey) == getRuntimeKeyName(FileKey);
 }
 
 static const BackendKernel *findStructuredKernel(const NativeFunction &Out,

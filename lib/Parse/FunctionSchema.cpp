@@ -19,8 +19,8 @@ namespace skc {
 //===----------------------------------------------------------------------===//
 
 static const char *const BaseTypeSpellings[] = {
-#define SKC_BASE_TYPE(Enumerator, Spelling) Spelling,
-#include "skc/Parse/BaseTypes.def"
+#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind) Spelling,
+#include "sk/core/SchemaBaseTypes.def"
 };
 
 StringRef getBaseTypeSpelling(BaseTypeKind K) {
@@ -29,9 +29,9 @@ StringRef getBaseTypeSpelling(BaseTypeKind K) {
 
 std::optional<BaseTypeKind> lookupBaseType(StringRef Spelling) {
   return StringSwitch<std::optional<BaseTypeKind>>(Spelling)
-#define SKC_BASE_TYPE(Enumerator, Spelling)                                    \
+#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind)                                    \
   .Case(Spelling, BaseTypeKind::Enumerator)
-#include "skc/Parse/BaseTypes.def"
+#include "sk/core/SchemaBaseTypes.def"
       .Default(std::nullopt);
 }
 
@@ -85,13 +85,13 @@ std::string Type::getAsString() const {
 }
 
 TypeContext::TypeContext() {
-#define SKC_BASE_TYPE(Enumerator, Spelling)                                    \
+#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind)                                    \
   {                                                                            \
     auto T = std::unique_ptr<Type>(new Type(Type::TK_Base));                   \
     T->Base = BaseTypeKind::Enumerator;                                        \
     BaseTypes.push_back(unique(std::move(T)));                                 \
   }
-#include "skc/Parse/BaseTypes.def"
+#include "sk/core/SchemaBaseTypes.def"
 }
 
 TypeContext::~TypeContext() = default;

@@ -327,4 +327,53 @@ TagsFile parseTagsFile(unsigned BufferID, DiagnosticsEngine &Diags) {
   return Result;
 }
 
+DispatchKeysFile parseDispatchKeysFile(unsigned BufferID,
+                                       DiagnosticsEngine &Diags) {
+  DispatchKeysFile Result;
+  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
+  if (!Root || Root->isNull())
+    return Result;
+  if (!Root->isSequence()) {
+    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list) << 2;
+    return Result;
+  }
+  for (const YAMLNode &Item : Root->getItems()) {
+    DispatchKeysFile::Entry E;
+    bool HasKey = false;
+    bool WellFormed = Item.isMapping();
+    static const std::vector<YAMLNode::KeyValue> NoEntries;
+    for (const auto &[Key, Value] :
+         WellFormed ? Item.getEntries() : NoEntries) {
+      auto ReadBool = [&, &Value = Value](bool &Field) {
+        std::optional<bool> B;
+        if (Value.isScalar())
+          B = parseBool(Value.getScalar().Value);
+        if (B)
+          Field = *B;
+        return B.has_value();
+      };
+      if (Key.Value == "key" && Value.isScalar()) {
+        E.Key = Value.getScalar();
+        HasKey = true;
+      } else if (Key.Value == "desc" && (Value.isScalar() || Value.isNull())) {
+        continue;
+      } else if (Key.Value == "runtime" && Value.isScalar()) {
+        E.Runtime = Value.getScalar();
+      } else if (Key.Value == "structured") {
+        WellFormed &= ReadBool(E.Structured);
+      } else if (Key.Value == "alias") {
+        WellFormed &= ReadBool(E.Alias);
+      } else {
+        WellFormed = false;
+      }
+    }
+    if (!WellFormed || !HasKey || E.Key.Value.empty()) {
+      Diags.report(Item.getLoc(), diag::err_dispatch_keys_file_entry);
+      continue;
+    }
+    Result.Entries.push_back(std::move(E));
+  }
+  return Result;
+}
+
 } // namespace skc

@@ -17,6 +17,9 @@ using namespace llvm;
 
 namespace skc {
 
+/// The most `?` and `[]` suffixes one type may have.
+static constexpr unsigned MaxTypeNesting = 8;
+
 namespace {
 
 /// What err_schema_expected says was expected, in its %select order.
@@ -237,8 +240,8 @@ bool SchemaParser::parseArguments(FunctionSchema &Schema) {
 /// Suggests the base type closest to \p Name, or returns an empty string.
 static std::string suggestBaseType(StringRef Name) {
   SmallVector<StringRef, 20> Candidates;
-#define SKC_BASE_TYPE(Enumerator, Spelling) Candidates.push_back(Spelling);
-#include "skc/Parse/BaseTypes.def"
+#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind) Candidates.push_back(Spelling);
+#include "sk/core/SchemaBaseTypes.def"
   return suggestClosest(Name, Candidates);
 }
 
@@ -281,8 +284,16 @@ bool SchemaParser::parseType(const Type *&Ty,
       return false;
   }
 
-  // Suffixes apply left to right: `int[]?` is an optional list.
+  // Suffixes apply left to right: `int[]?` is an optional list. PyTorch
+  // nests two deep at most (`Tensor?[]`); a bound keeps every recursive walk
+  // of a type (printing, C++ types) within the stack.
+  unsigned Depth = 0;
   while (Pos < Src.size()) {
+    if ((Src[Pos] == '?' || Src[Pos] == '[') && ++Depth > MaxTypeNesting) {
+      Diags.report(loc(Pos), diag::err_schema_type_too_deep)
+          << MaxTypeNesting << range(Start, Pos);
+      return false;
+    }
     if (Src[Pos] == '?') {
       ++Pos;
       Ty = Types.getOptional(Ty);

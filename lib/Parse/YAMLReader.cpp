@@ -32,9 +32,10 @@ class Converter {
 public:
   Converter(StringRef Buffer, DiagnosticsEngine &Diags)
       : Buffer(Buffer), Diags(Diags),
-        // Aliases let a small document expand into a huge tree; no schema
-        // file needs more nodes than it has bytes.
-        NodeBudget(Buffer.size() + 64) {}
+        // Aliases let a small document expand into a huge tree, or repeat
+        // one long scalar many times; without them no document has more
+        // nodes, or more bytes of scalars, than it has bytes.
+        NodeBudget(Buffer.size() + 64), ByteBudget(Buffer.size() + 64) {}
 
   std::optional<YAMLNode> convert(const YAML::Node &N);
   bool failed() const { return Failed; }
@@ -47,10 +48,14 @@ private:
   }
   /// Converts a scalar node; reports a quoted scalar that never closes.
   YAMLScalar makeScalar(const YAML::Node &N);
+  /// Takes a node of \p Bytes scalar bytes from the budgets; false, once
+  /// reported, when they run out.
+  bool charge(const YAML::Node &N, size_t Bytes);
 
   StringRef Buffer;
   DiagnosticsEngine &Diags;
   size_t NodeBudget;
+  size_t ByteBudget;
   bool BudgetExceeded = false;
   /// Set when a scalar was malformed in a way yaml-cpp let through.
   bool Failed = false;
@@ -112,16 +117,27 @@ YAMLScalar Converter::makeScalar(const YAML::Node &N) {
   return S;
 }
 
-std::optional<YAMLNode> Converter::convert(const YAML::Node &N) {
+bool Converter::charge(const YAML::Node &N, size_t Bytes) {
   if (BudgetExceeded)
-    return std::nullopt;
-  if (NodeBudget-- == 0) {
+    return false;
+  if (NodeBudget == 0 || Bytes > ByteBudget) {
     BudgetExceeded = true;
     Diags.report(locOf(N.Mark()), diag::err_yaml_syntax)
-        << "the document expands to more nodes than it has bytes (through "
-           "aliases?)";
-    return std::nullopt;
+        << (NodeBudget == 0
+                ? "the document expands to more nodes than it has bytes "
+                  "(through aliases?)"
+                : "the document expands to more bytes of text than it has "
+                  "(through aliases?)");
+    return false;
   }
+  --NodeBudget;
+  ByteBudget -= Bytes;
+  return true;
+}
+
+std::optional<YAMLNode> Converter::convert(const YAML::Node &N) {
+  if (!charge(N, N.IsScalar() ? N.Scalar().size() : 0))
+    return std::nullopt;
 
   switch (N.Type()) {
   case YAML::NodeType::Undefined:
@@ -148,6 +164,8 @@ std::optional<YAMLNode> Converter::convert(const YAML::Node &N) {
         Diags.report(locOf(KV.first.Mark()), diag::err_yaml_non_scalar_key);
         continue;
       }
+      if (!charge(KV.first, KV.first.Scalar().size()))
+        return std::nullopt;
       YAMLScalar Key = makeScalar(KV.first);
       auto [It, Inserted] = Seen.try_emplace(Key.Value, Key.Loc);
       if (!Inserted) {

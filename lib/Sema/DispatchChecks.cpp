@@ -17,61 +17,11 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace llvm;
 
 namespace skc {
-
-namespace {
-enum KeyFlags : unsigned { Backend = 1, Structured = 2, Alias = 4 };
-} // namespace
-
-static const StringRef DispatchKeyNames[] = {
-#define SKC_DISPATCH_KEY(Name, Flags) #Name,
-#include "skc/Sema/DispatchKeys.def"
-};
-
-static const unsigned DispatchKeyFlags[] = {
-#define SKC_DISPATCH_KEY(Name, Flags) Flags,
-#include "skc/Sema/DispatchKeys.def"
-};
-
-StringRef getDispatchKeyName(DispatchKey K) {
-  return DispatchKeyNames[static_cast<unsigned>(K)];
-}
-
-std::optional<DispatchKey> lookupDispatchKey(StringRef Name) {
-  return StringSwitch<std::optional<DispatchKey>>(Name)
-#define SKC_DISPATCH_KEY(Key, Flags) .Case(#Key, DispatchKey::Key)
-#include "skc/Sema/DispatchKeys.def"
-      .Default(std::nullopt);
-}
-
-bool isAliasKey(DispatchKey K) {
-  return DispatchKeyFlags[static_cast<unsigned>(K)] & Alias;
-}
-
-bool isStructuredKey(DispatchKey K) {
-  return DispatchKeyFlags[static_cast<unsigned>(K)] & Structured;
-}
-
-bool isRuntimeKernelKey(DispatchKey K) {
-  switch (K) {
-  case DispatchKey::CPU:
-  case DispatchKey::CUDA:
-  case DispatchKey::Meta:
-  case DispatchKey::PrivateUse1:
-  case DispatchKey::PrivateUse2:
-  case DispatchKey::PrivateUse3:
-  case DispatchKey::CompositeImplicitAutograd:
-  case DispatchKey::CompositeExplicitAutograd:
-  case DispatchKey::CompositeExplicitAutogradNonFunctional:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// Whether \p S is a C++ identifier.
 static bool isIdentifier(StringRef S) {
@@ -137,8 +87,10 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
     return true;
   }
 
+  const DispatchKeyCatalogue &Catalogue = Model.getDispatchKeys();
   bool Ok = true;
-  StringMap<SMRange> SeenKeys;
+  // By key, not by name: a renamed key and its runtime key are one.
+  DenseMap<DispatchKey, std::pair<StringRef, SMRange>> SeenKeys;
   const BackendKernel *FirstKernel = nullptr;
   for (const auto &[Keys, Kernel] : *E.Dispatch) {
     std::string Namespace, Name;
@@ -163,10 +115,10 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
         Ok = false;
         continue;
       }
-      std::optional<DispatchKey> Key = lookupDispatchKey(KeyName);
+      std::optional<DispatchKey> Key = Catalogue.lookup(KeyName);
       if (!Key) {
         std::string Suggestion =
-            suggestClosest(KeyName, ArrayRef(DispatchKeyNames));
+            suggestClosest(KeyName, Catalogue.getNames());
         if (Suggestion.empty())
           Diags.report(R.Start, diag::err_dispatch_unknown_key)
               << KeyName << R;
@@ -177,12 +129,12 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
         Ok = false;
         continue;
       }
-      auto [It, Inserted] = SeenKeys.try_emplace(KeyName, R);
+      auto [It, Inserted] = SeenKeys.try_emplace(*Key, KeyName, R);
       if (!Inserted) {
         Diags.report(R.Start, diag::err_dispatch_duplicate_key)
             << KeyName << R;
-        Diags.report(It->second.Start, diag::note_previous_key)
-            << KeyName << It->second;
+        Diags.report(It->second.second.Start, diag::note_previous_key)
+            << It->second.first << It->second.second;
         Ok = false;
         continue;
       }
@@ -190,7 +142,8 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
       K.Key = *Key;
       K.Kernel = Name;
       K.Namespace = Namespace;
-      K.Structured = E.Structured.value_or(false) && isStructuredKey(*Key);
+      K.Structured =
+          E.Structured.value_or(false) && Catalogue.getInfo(*Key).Structured;
       K.KeyRange = R;
       K.KernelRange = Kernel.getRange();
       F.Dispatch.push_back(std::move(K));
@@ -224,9 +177,10 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
   }
 
   // A lone CompositeImplicitAutograd entry either restates the default or
-  // renames it; torchgen rejects both (a `_symint` kernel is the exception,
-  // as is a structured delegate, whose table means something, and a
-  // structured function, which was told it may not have one).
+  // renames it; torchgen rejects both. The exceptions: a kernel whose name
+  // has `_symint` anywhere (`fft_fft_symint_out`), a structured delegate,
+  // whose table means something, and a structured function, which was told
+  // it may not have one.
   if (F.Dispatch.size() == 1 &&
       F.Dispatch.front().Key == DispatchKey::CompositeImplicitAutograd &&
       !E.StructuredDelegate && !E.Structured.value_or(false)) {
@@ -238,7 +192,7 @@ bool OperatorModelBuilder::checkDispatch(NativeFunction &F) {
           << Expected << E.getKeyRange("dispatch");
       return false;
     }
-    if (!StringRef(K.Kernel).ends_with("_symint")) {
+    if (!StringRef(K.Kernel).contains("_symint")) {
       Diags.report(K.KernelRange.Start,
                    diag::err_dispatch_singleton_implicit_name)
           << K.Kernel << Expected << K.KernelRange

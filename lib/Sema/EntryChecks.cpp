@@ -121,14 +121,19 @@ bool OperatorModelBuilder::checkTags(NativeFunction &F) {
   std::string Name = Schema.Name.getAsString();
 
   // Random operators must say so, so that tools do not cache their results.
-  // Dropout backward passes are deterministic.
+  // Dropout backward passes are deterministic, and so are the stateless
+  // `_philox_` operators, which their key input fully determines.
+  bool IsRand = StringRef(Name).contains("rand") &&
+                !StringRef(Name).contains("_philox_");
+  // (torchgen 2.x also counts an argument named `dropout_p`; 1.13's file
+  // breaks that rule, and skc accepts every release's file.)
   bool IsDropout = StringRef(Name).contains("dropout") &&
                    !StringRef(Name).contains("backward") &&
                    Schema.Name.Name != "_cudnn_init_dropout_state";
   bool TakesGenerator = any_of(Schema.Arguments, [](const Argument &A) {
     return A.Ty->stripOptional()->isBase(BaseTypeKind::Generator);
   });
-  if ((StringRef(Name).contains("rand") || IsDropout || TakesGenerator) &&
+  if ((IsRand || IsDropout || TakesGenerator) &&
       !HasTag("nondeterministic_seeded")) {
     Diags.report(Schema.Name.Range.Start,
                  diag::err_tag_needs_nondeterministic_seeded)
@@ -140,7 +145,10 @@ bool OperatorModelBuilder::checkTags(NativeFunction &F) {
         << Name << Schema.Name.Range;
     return false;
   }
-  if (HasTag("view_copy") && !StringRef(Schema.Name.Base).ends_with("_copy")) {
+  // `slice_scatter` is the view_copy of `slice` since PyTorch 2.1.
+  if (HasTag("view_copy") &&
+      !StringRef(Schema.Name.Base).ends_with("_copy") &&
+      !StringRef(Schema.Name.Base).ends_with("_scatter")) {
     Diags.report(Schema.Name.Range.Start, diag::err_tag_view_copy_name)
         << Name << Schema.Name.Range;
     return false;

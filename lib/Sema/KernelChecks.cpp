@@ -399,12 +399,10 @@ static SMLoc kernelLoc(const NativeFunction &F, const BackendKernel &K) {
 
 void KernelChecker::checkMissing() {
   auto Wanted = [&](DispatchKey K) {
-    if (K == DispatchKey::CUDA)
-      return Opts.BuildCUDA;
-    if (K == DispatchKey::CPU)
-      return Opts.BuildCPU;
-    // Other backends and composite kernels: wanted when anything is built.
-    return Opts.BuildCPU || Opts.BuildCUDA;
+    if (is_contained(getSelectableBackends(), K))
+      return is_contained(Opts.Backends, K);
+    // Composite kernels: wanted when anything is built.
+    return !Opts.Backends.empty();
   };
   for (const NativeFunctionsGroup &G : Model.getGroups()) {
     if (!G.isStructured() || !hasSupportedSignatures(G))

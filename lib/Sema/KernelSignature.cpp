@@ -39,6 +39,7 @@ static std::optional<CppType> getValueType(BaseTypeKind K) {
   case BaseTypeKind::Float:
     return builtin("double");
   case BaseTypeKind::Bool:
+  case BaseTypeKind::SymBool:
     return builtin("bool");
   case BaseTypeKind::Str:
     return CppType{"std::string_view", "::std::string_view"};
@@ -51,7 +52,8 @@ static std::optional<CppType> getValueType(BaseTypeKind K) {
   case BaseTypeKind::MemoryFormat:
     return sk("MemoryFormat");
   default:
-    // Dimname, Layout, QScheme, Storage, Stream, ... have no runtime type.
+    // Dimname, DeviceIndex, Layout, QScheme, Storage, Stream, GraphModule,
+    // ... have no runtime type.
     return std::nullopt;
   }
 }

@@ -41,8 +41,10 @@ OperatorModel OperatorModelBuilder::build(std::vector<SchemaEntry> Entries) {
 
 OperatorModel buildOperatorModel(std::vector<SchemaEntry> Entries,
                                  const TagsFile *Tags,
-                                 DiagnosticsEngine &Diags) {
-  return OperatorModelBuilder(Tags, Diags).build(std::move(Entries));
+                                 DiagnosticsEngine &Diags,
+                                 DispatchKeyCatalogue Keys) {
+  return OperatorModelBuilder(Tags, std::move(Keys), Diags)
+      .build(std::move(Entries));
 }
 
 } // namespace skc

@@ -22,8 +22,11 @@ namespace skc {
 
 class OperatorModelBuilder {
 public:
-  OperatorModelBuilder(const TagsFile *Tags, DiagnosticsEngine &Diags)
-      : Tags(Tags), Diags(Diags) {}
+  OperatorModelBuilder(const TagsFile *Tags, DispatchKeyCatalogue Keys,
+                       DiagnosticsEngine &Diags)
+      : Tags(Tags), Diags(Diags) {
+    Model.DispatchKeys = std::move(Keys);
+  }
 
   OperatorModel build(std::vector<SchemaEntry> Entries);
 

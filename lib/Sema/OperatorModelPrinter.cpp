@@ -52,7 +52,9 @@ static json::Value nameOrNull(const NativeFunction *F) {
   return F->getName();
 }
 
-static json::Object toJSON(const NativeFunction &F, const SourceMgr &SM) {
+static json::Object toJSON(const NativeFunction &F,
+                           const DispatchKeyCatalogue &Keys,
+                           const SourceMgr &SM) {
   json::Array Variants;
   if (F.HasFunctionVariant)
     Variants.push_back("function");
@@ -60,7 +62,7 @@ static json::Object toJSON(const NativeFunction &F, const SourceMgr &SM) {
     Variants.push_back("method");
   json::Array Dispatch;
   for (const BackendKernel &K : F.Dispatch)
-    Dispatch.push_back(json::Object{{"key", getDispatchKeyName(K.Key)},
+    Dispatch.push_back(json::Object{{"key", Keys.getName(K.Key)},
                                     {"kernel", K.Kernel},
                                     {"namespace", K.Namespace},
                                     {"structured", K.Structured},
@@ -104,7 +106,7 @@ static json::Object toJSON(const NativeFunction &F, const SourceMgr &SM) {
 json::Value toJSON(const OperatorModel &Model, const SourceMgr &SM) {
   json::Array Functions;
   for (const auto &F : Model.getFunctions())
-    Functions.push_back(toJSON(*F, SM));
+    Functions.push_back(toJSON(*F, Model.getDispatchKeys(), SM));
   json::Array Groups;
   for (const NativeFunctionsGroup &G : Model.getGroups())
     Groups.push_back(json::Object{{"meta_name", G.getMetaName()},
@@ -152,7 +154,7 @@ void printOperatorModel(const OperatorModel &Model, const SourceMgr &SM,
       OS << '\n';
     }
     for (const BackendKernel &K : F.Dispatch) {
-      OS << "  dispatch:   " << getDispatchKeyName(K.Key) << " -> "
+      OS << "  dispatch:   " << Model.getDispatchKeys().getName(K.Key) << " -> "
          << K.Namespace << "::" << K.Kernel;
       if (K.Structured)
         OS << " (structured)";

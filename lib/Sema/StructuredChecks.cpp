@@ -98,7 +98,7 @@ bool OperatorModelBuilder::checkStructuredFields(NativeFunction &F) {
         SMRange R = Keys.rangeAt(Offset + (Raw.size() - Raw.ltrim().size()),
                                  Name.size());
         Offset += Raw.size() + 1;
-        std::optional<DispatchKey> K = lookupDispatchKey(Name);
+        std::optional<DispatchKey> K = Model.getDispatchKeys().lookup(Name);
         if (!K)
           continue; // Reported by checkDispatch.
         if (*K == DispatchKey::Meta) {
@@ -114,7 +114,7 @@ bool OperatorModelBuilder::checkStructuredFields(NativeFunction &F) {
           Diags.report(R.Start, diag::err_structured_composite_implicit) << R;
           return false;
         }
-        if (IsDelegate && isStructuredKey(*K)) {
+        if (IsDelegate && Model.getDispatchKeys().getInfo(*K).Structured) {
           Diags.report(R.Start, diag::err_structured_delegate_key)
               << Name << E.StructuredDelegate->Value << R;
           return false;

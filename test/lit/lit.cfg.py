@@ -2,6 +2,7 @@
 # lit configuration for skc's tests: the built skc, and FileCheck, not,
 # split-file from the LLVM 22 tools.
 import os
+import sys
 
 import lit.formats
 
@@ -18,11 +19,21 @@ path = os.path.pathsep.join(
 config.environment["PATH"] = path
 
 config.substitutions.append(("%pytorch_yaml", config.pytorch_yaml_dir))
+config.substitutions.append(
+    ("%pytorch25_yaml", os.path.join(config.shared_dir, "data", "pytorch-2.5")))
+# Test data the repository carries (PyTorch 2.15's schema files).
+config.substitutions.append(
+    ("%test_data", os.path.join(config.skc_src_root, "test", "data")))
+# Tests of PyTorch's files in ../shared say `REQUIRES: shared-data`; without
+# it they are reported as unsupported rather than failing.
+if os.path.isdir(os.path.join(config.shared_dir, "data")):
+    config.available_features.add("shared-data")
 # Compiles generated code against the runtime's headers.
 config.substitutions.append(
     ("%cxx", config.cxx_compiler + " -std=c++17 -Wall -Wextra -Werror"))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))
 config.substitutions.append(("%skc_src", config.skc_src_root))
+config.substitutions.append(("%python", sys.executable))
 
 # Diagnostics must not depend on the terminal.
 config.environment["TERM"] = "dumb"

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/OutputFiles.h"
 #include "skc/Basic/SarifDiagnosticPrinter.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
 #include "skc/Basic/VerifyDiagnosticConsumer.h"
@@ -65,6 +66,13 @@ cl::opt<std::string> TagsPath(
     "tags",
     cl::desc("The tags catalogue (tags.yaml format) that 'tags:' are checked "
              "against; default: tags.yaml beside the schema file, if any"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<std::string> DispatchKeysPath(
+    "dispatch-keys",
+    cl::desc("A catalogue of the project's own dispatch keys (a YAML list of "
+             "'- key: NAME' with optional 'structured', 'alias' and "
+             "'runtime'), added to PyTorch's keys"),
     cl::value_desc("file"), cl::cat(SkcCategory));
 
 cl::opt<OpModelFormat> PrintOpModel(
@@ -121,11 +129,21 @@ cl::opt<std::string> OutputDir(
              "there are errors"),
     cl::value_desc("dir"), cl::cat(SkcCategory));
 
+/// More shards than this are more files than any build wants.
+constexpr unsigned MaxShards = 1024;
+
 cl::opt<unsigned> Shards(
     "shards",
     cl::desc("Split each Register<Key>.cpp and Operators.cpp into N files "
-             "(<name>_0.cpp ... <name>_<N-1>.cpp) to compile in parallel"),
+             "(<name>_0.cpp ... <name>_<N-1>.cpp, N from 1 to 1024) to "
+             "compile in parallel"),
     cl::value_desc("N"), cl::init(1), cl::cat(SkcCategory));
+
+cl::opt<bool> PrintOutputs(
+    "print-outputs",
+    cl::desc("Print the files -o writes for these options, one path a line, "
+             "and exit without reading the schema (for build systems)"),
+    cl::cat(SkcCategory));
 
 cl::opt<std::string> DepfilePath(
     "depfile",
@@ -215,59 +233,21 @@ static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path) {
   return SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
 }
 
-/// Writes \p F into \p Dir unless the file there already has its contents.
-/// The new contents go to a temporary file that is renamed over the old one,
-/// so a reader never sees half a file.
-static Error writeIfChanged(StringRef Dir, const GeneratedFile &F) {
-  SmallString<256> Path(Dir);
-  sys::path::append(Path, F.Name);
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Old = MemoryBuffer::getFile(Path))
-    if ((*Old)->getBuffer() == F.Contents)
-      return Error::success();
-  if (std::error_code EC = sys::fs::create_directories(Dir))
-    return createStringError(EC, "cannot create '%s': %s", Dir.str().c_str(),
-                             EC.message().c_str());
-  int FD;
-  SmallString<256> Temp;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Path + ".tmp-%%%%%%%%", FD, Temp))
-    return createStringError(EC, "cannot write '%s': %s", Path.c_str(),
-                             EC.message().c_str());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << F.Contents;
-    // Close before asking: the last flush can fail too (a full disk), and
-    // an error still pending at destruction is a fatal one.
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      sys::fs::remove(Temp);
-      return createStringError(EC, "cannot write '%s': %s", Temp.c_str(),
-                               EC.message().c_str());
-    }
-  }
-  if (std::error_code EC = sys::fs::rename(Temp, Path)) {
-    sys::fs::remove(Temp);
-    return createStringError(EC, "cannot write '%s': %s", Path.c_str(),
-                             EC.message().c_str());
-  }
-  return Error::success();
-}
-
-/// The backends built: --backend, else CPU for .cpp sources and CUDA for
-/// .cu ones.
-static std::vector<std::string> getBackends() {
+/// The backends built: --backend (checked by main), else CPU for .cpp
+/// sources and CUDA for .cu ones.
+static std::vector<DispatchKey> getBackends() {
+  std::vector<DispatchKey> Result;
+  for (const std::string &B : Backends)
+    Result.push_back(*lookupBuiltinDispatchKey(B));
   if (!Backends.empty())
-    return {Backends.begin(), Backends.end()};
-  std::vector<std::string> Result;
+    return Result;
   if (any_of(Sources, [](const std::string &S) {
         return !StringRef(S).ends_with(".cu");
       }))
-    Result.push_back("CPU");
+    Result.push_back(DispatchKey::CPU);
   if (any_of(Sources,
              [](const std::string &S) { return StringRef(S).ends_with(".cu"); }))
-    Result.push_back("CUDA");
+    Result.push_back(DispatchKey::CUDA);
   return Result;
 }
 
@@ -308,9 +288,7 @@ static Error checkKernelSources(const OperatorModel &Model,
 
   KernelCheckOptions Check;
   Check.RequireAllKernels = !NoMissingKernels;
-  std::vector<std::string> Built = getBackends();
-  Check.BuildCPU = is_contained(Built, "CPU");
-  Check.BuildCUDA = is_contained(Built, "CUDA");
+  Check.Backends = getBackends();
   checkKernels(Model, Facts.Decls, Check, Diags);
   return Error::success();
 }
@@ -328,29 +306,30 @@ static std::string escapeForDepfile(StringRef Path) {
   return Out;
 }
 
-/// Writes the depfile: every generated file (or --depfile-target) depends
-/// on every input.
-static Error writeDepfile(StringRef Path, ArrayRef<GeneratedFile> Files,
-                          ArrayRef<std::string> Inputs) {
+/// Where -o puts the generated file \p Name.
+static std::string getOutputPath(StringRef Name) {
+  SmallString<256> Path(OutputDir);
+  sys::path::append(Path, Name);
+  return std::string(Path);
+}
+
+/// The depfile: every generated file (or --depfile-target) depends on
+/// every input.
+static std::string makeDepfile(ArrayRef<GeneratedFile> Files,
+                               ArrayRef<std::string> Inputs) {
   std::string Text;
   raw_string_ostream OS(Text);
   if (!DepfileTarget.empty()) {
     OS << escapeForDepfile(DepfileTarget);
   } else {
-    for (size_t I = 0; I != Files.size(); ++I) {
-      SmallString<256> Output(OutputDir);
-      sys::path::append(Output, Files[I].Name);
-      OS << (I ? " \\\n  " : "") << escapeForDepfile(Output);
-    }
+    for (size_t I = 0; I != Files.size(); ++I)
+      OS << (I ? " \\\n  " : "") << escapeForDepfile(getOutputPath(Files[I].Name));
   }
   OS << ':';
   for (const std::string &Input : Inputs)
     OS << " \\\n  " << escapeForDepfile(Input);
   OS << '\n';
-  SmallString<256> Dir(Path);
-  sys::path::remove_filename(Dir);
-  return writeIfChanged(Dir.empty() ? "." : Dir.str(),
-                        {sys::path::filename(Path).str(), Text});
+  return Text;
 }
 
 /// The runtime headers of an installation (<prefix>/include beside
@@ -420,19 +399,23 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), "skc") << toString(std::move(E)) << '\n';
     return ExitUsage;
   };
-  if (SchemaPath.empty()) {
+  if (SchemaPath.empty() && !PrintOutputs) {
     WithColor::error(errs(), "skc")
         << "no input; pass '--schema FILE' (see 'skc --help')\n";
     return ExitUsage;
   }
-  for (const std::string &B : Backends)
-    if (!isEmittableBackend(B)) {
-      WithColor::error(errs(), "skc")
-          << "unknown backend '" << B
-          << "'; expected CPU, CUDA, PrivateUse1, PrivateUse2 or "
-             "PrivateUse3\n";
+  for (const std::string &B : Backends) {
+    std::optional<DispatchKey> K = lookupBuiltinDispatchKey(B);
+    if (!K || !is_contained(getSelectableBackends(), *K)) {
+      SmallVector<StringRef, 8> Names;
+      for (DispatchKey S : getSelectableBackends())
+        Names.push_back(getDispatchKeyName(S));
+      WithColor::error(errs(), "skc") << "unknown backend '" << B
+                                      << "'; expected one of "
+                                      << join(Names, ", ") << "\n";
       return ExitUsage;
     }
+  }
   // Both name C++ namespaces (and SK_LIBRARY's token): identifiers only.
   auto IsIdentifier = [](StringRef S) {
     return !S.empty() && !isDigit(S.front()) &&
@@ -453,8 +436,10 @@ int main(int argc, char **argv) {
         << CppNamespace << "'\n";
     return ExitUsage;
   }
-  if (Shards == 0) {
-    WithColor::error(errs(), "skc") << "'--shards' must be at least 1\n";
+  if (Shards == 0 || Shards > MaxShards) {
+    WithColor::error(errs(), "skc")
+        << "'--shards' must be from 1 to " << MaxShards << ", not " << Shards
+        << "\n";
     return ExitUsage;
   }
   if (!DepfilePath.empty() && OutputDir.empty()) {
@@ -462,6 +447,17 @@ int main(int argc, char **argv) {
     return ExitUsage;
   }
   RuntimeInclude = findRuntimeInclude(argv[0]);
+
+  EmitOptions Opts;
+  Opts.Backends = getBackends();
+  Opts.Shards = Shards;
+  Opts.Namespace = DispatcherNamespace;
+  Opts.CppNamespace = CppNamespace;
+  if (PrintOutputs) {
+    for (const std::string &Name : getOutputFileNames(Opts))
+      outs() << getOutputPath(Name) << '\n';
+    return ExitClean;
+  }
 
   SourceMgr SM;
   // LLVM's --color option decides; by default, colour when stderr is a tty.
@@ -490,18 +486,21 @@ int main(int argc, char **argv) {
     Tags = parseTagsFile(*TagsBuffer, Diags);
   }
 
+  DispatchKeyCatalogue Keys;
+  if (!DispatchKeysPath.empty()) {
+    Expected<unsigned> KeysBuffer = addFile(SM, DispatchKeysPath);
+    if (!KeysBuffer)
+      return Fail(KeysBuffer.takeError());
+    Keys.addKeys(parseDispatchKeysFile(*KeysBuffer, Diags), Diags);
+  }
+
   TypeContext Types;
   std::vector<SchemaEntry> Entries =
       parseSchemaFile(*SchemaBuffer, Types, Diags);
-  OperatorModel Model =
-      buildOperatorModel(std::move(Entries), Tags ? &*Tags : nullptr, Diags);
+  OperatorModel Model = buildOperatorModel(
+      std::move(Entries), Tags ? &*Tags : nullptr, Diags, std::move(Keys));
 
-  EmitOptions Opts;
   Opts.Inputs.push_back(sys::path::filename(SchemaPath).str());
-  Opts.Backends = getBackends();
-  Opts.Shards = Shards;
-  Opts.Namespace = DispatcherNamespace;
-  Opts.CppNamespace = CppNamespace;
   std::vector<GeneratedFile> Headers;
   SourceFacts Facts;
   // Kernel sources are checked against a sound schema only.
@@ -543,54 +542,50 @@ int main(int argc, char **argv) {
       if (D.Kind == KernelDeclKind::Native)
         Opts.DefinedNativeKernels->insert(D.Name);
   }
+  // Every file this run writes, written together or not at all.
+  OutputFiles Outputs;
   if (CoverageReport.getNumOccurrences()) {
-    if (CoverageReport.empty()) {
-      printCoverageReport(Model, Opts, Facts.Decls, !Sources.empty(), outs());
-    } else {
-      GeneratedFile Report{sys::path::filename(CoverageReport).str(), ""};
-      raw_string_ostream OS(Report.Contents);
-      printCoverageReport(Model, Opts, Facts.Decls, !Sources.empty(), OS);
-      SmallString<256> Dir(CoverageReport);
-      sys::path::remove_filename(Dir);
-      if (Error E = writeIfChanged(Dir.empty() ? "." : Dir.str(), Report))
-        return Fail(std::move(E));
+    std::string Report;
+    raw_string_ostream OS(Report);
+    printCoverageReport(Model, Opts, Facts.Decls, !Sources.empty(),
+                        CoverageReport.empty() ? static_cast<raw_ostream &>(outs())
+                                               : OS);
+    if (!CoverageReport.empty())
+      Outputs.add(CoverageReport, std::move(Report));
+  }
+  if (!MetaTestsPath.empty())
+    Outputs.add(MetaTestsPath,
+                emitMetaConsistencyTests(Model, Opts,
+                                         sys::path::filename(MetaTestsPath))
+                    .Contents);
+  if (!OutputDir.empty()) {
+    std::vector<GeneratedFile> Files = emitAll(Model, Opts);
+    if (!DepfilePath.empty()) {
+      // Absolute paths, each once: Clang names a source as its compile
+      // command does, which need not be how it was given.
+      std::vector<std::string> Inputs;
+      auto Add = [&](StringRef Path) {
+        SmallString<256> Absolute(Path);
+        sys::fs::make_absolute(Absolute);
+        sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+        if (!is_contained(Inputs, Absolute))
+          Inputs.push_back(std::string(Absolute));
+      };
+      Add(SchemaPath);
+      if (std::string Tags = findTagsFile(); !Tags.empty())
+        Add(Tags);
+      if (!DispatchKeysPath.empty())
+        Add(DispatchKeysPath);
+      for (const std::string &Source : Sources)
+        Add(Source);
+      for (const std::string &D : Facts.Dependencies)
+        Add(D);
+      Outputs.add(DepfilePath, makeDepfile(Files, Inputs));
     }
+    for (GeneratedFile &F : Files)
+      Outputs.add(getOutputPath(F.Name), std::move(F.Contents));
   }
-
-  if (!MetaTestsPath.empty()) {
-    SmallString<256> Dir(MetaTestsPath);
-    sys::path::remove_filename(Dir);
-    GeneratedFile Tests = emitMetaConsistencyTests(
-        Model, Opts, sys::path::filename(MetaTestsPath));
-    if (Error E = writeIfChanged(Dir.empty() ? "." : Dir.str(), Tests))
-      return Fail(std::move(E));
-  }
-  if (OutputDir.empty())
-    return ExitClean;
-  std::vector<GeneratedFile> Files = emitAll(Model, Opts);
-  for (const GeneratedFile &F : Files)
-    if (Error E = writeIfChanged(OutputDir, F))
-      return Fail(std::move(E));
-  if (!DepfilePath.empty()) {
-    // Absolute paths, each once: Clang names a source as its compile
-    // command does, which need not be how it was given.
-    std::vector<std::string> Inputs;
-    auto Add = [&](StringRef Path) {
-      SmallString<256> Absolute(Path);
-      sys::fs::make_absolute(Absolute);
-      sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-      if (!is_contained(Inputs, Absolute))
-        Inputs.push_back(std::string(Absolute));
-    };
-    Add(SchemaPath);
-    if (std::string Tags = findTagsFile(); !Tags.empty())
-      Add(Tags);
-    for (const std::string &Source : Sources)
-      Add(Source);
-    for (const std::string &D : Facts.Dependencies)
-      Add(D);
-    if (Error E = writeDepfile(DepfilePath, Files, Inputs))
-      return Fail(std::move(E));
-  }
+  if (Error E = Outputs.commit())
+    return Fail(std::move(E));
   return ExitClean;
 }

@@ -14,6 +14,8 @@
 #ifndef SKC_EMIT_EMITTERS_H
 #define SKC_EMIT_EMITTERS_H
 
+#include "skc/Sema/DispatchKey.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
@@ -36,10 +38,9 @@ struct EmitOptions {
   /// The input files, as the banner names them (file names, not paths, so
   /// that output does not depend on where the build runs).
   std::vector<std::string> Inputs;
-  /// The backends built, by dispatch key name: "CPU", "CUDA",
-  /// "PrivateUse1".. "PrivateUse3". Meta and the composite keys are always
-  /// generated.
-  std::vector<std::string> Backends;
+  /// The backends built, among getSelectableBackends(). Meta and the
+  /// composite keys are always generated.
+  std::vector<DispatchKey> Backends;
   /// Register<Key>.cpp and Operators.cpp are split into this many files.
   unsigned Shards = 1;
   /// The dispatcher namespace of operators written without one.
@@ -51,9 +52,6 @@ struct EmitOptions {
   /// dispatch table) is registered only when it is defined.
   std::optional<llvm::StringSet<>> DefinedNativeKernels;
 };
-
-/// The dispatch keys skc accepts in EmitOptions::Backends.
-bool isEmittableBackend(llvm::StringRef Key);
 
 /// The names of the files emitAll() writes for \p Opts: fixed by the
 /// options alone, never by the schema, so that a build system can name

@@ -39,8 +39,8 @@ namespace skc {
 
 /// The base types of the schema language, in torchgen's BaseTy order.
 enum class BaseTypeKind : uint8_t {
-#define SKC_BASE_TYPE(Enumerator, Spelling) Enumerator,
-#include "skc/Parse/BaseTypes.def"
+#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind) Enumerator,
+#include "sk/core/SchemaBaseTypes.def"
 };
 
 llvm::StringRef getBaseTypeSpelling(BaseTypeKind K);

@@ -89,6 +89,23 @@ struct TagsFile {
 
 TagsFile parseTagsFile(unsigned BufferID, DiagnosticsEngine &Diags);
 
+/// The dispatch keys a project's catalogue file adds (`--dispatch-keys`):
+/// `- key: NAME` with optional `desc: TEXT`, `structured: BOOL`,
+/// `alias: BOOL` and `runtime: KEY` (docs/schema-reference.md).
+struct DispatchKeysFile {
+  struct Entry {
+    YAMLScalar Key;
+    bool Structured = false;
+    bool Alias = false;
+    /// The runtime key the new key is another name for; empty if none.
+    std::optional<YAMLScalar> Runtime;
+  };
+  std::vector<Entry> Entries;
+};
+
+DispatchKeysFile parseDispatchKeysFile(unsigned BufferID,
+                                       DiagnosticsEngine &Diags);
+
 } // namespace skc
 
 #endif // SKC_PARSE_SCHEMAFILE_H

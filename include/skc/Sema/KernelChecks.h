@@ -21,8 +21,11 @@
 #define SKC_SEMA_KERNELCHECKS_H
 
 #include "skc/Parse/KernelDecl.h"
+#include "skc/Sema/DispatchKey.h"
 
 #include "llvm/ADT/ArrayRef.h"
+
+#include <vector>
 
 namespace skc {
 
@@ -33,9 +36,9 @@ struct KernelCheckOptions {
   /// Whether the sources given are all of the library's, so that a missing
   /// meta function or kernel can be reported.
   bool RequireAllKernels = true;
-  /// Whether CPU and CUDA kernels are built (and so required).
-  bool BuildCPU = true;
-  bool BuildCUDA = false;
+  /// The backends built, whose kernels are required; composite kernels are
+  /// required when any backend is built.
+  std::vector<DispatchKey> Backends = {DispatchKey::CPU};
 };
 
 void checkKernels(const OperatorModel &Model, llvm::ArrayRef<KernelDecl> Decls,

@@ -18,6 +18,7 @@
 
 #include "skc/Parse/FunctionSchema.h"
 #include "skc/Parse/SchemaFile.h"
+#include "skc/Sema/DispatchKey.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
@@ -31,23 +32,6 @@
 namespace skc {
 
 class DiagnosticsEngine;
-
-enum class DispatchKey : uint8_t {
-#define SKC_DISPATCH_KEY(Name, Flags) Name,
-#include "skc/Sema/DispatchKeys.def"
-};
-
-llvm::StringRef getDispatchKeyName(DispatchKey K);
-std::optional<DispatchKey> lookupDispatchKey(llvm::StringRef Name);
-/// An alias key (`CompositeImplicitAutograd`, ...) rather than a backend.
-bool isAliasKey(DispatchKey K);
-/// A key for which structured out= functions get structured kernels.
-bool isStructuredKey(DispatchKey K);
-/// A key whose kernels skc's runtime runs, and so whose kernels are
-/// declared in the generated headers and written in kernel sources: the
-/// runtime's backends (CPU, CUDA, Meta, PrivateUse1-3) and the composite
-/// alias keys that register one kernel for all of them.
-bool isRuntimeKernelKey(DispatchKey K);
 
 /// One kernel of a dispatch table.
 struct BackendKernel {
@@ -140,6 +124,8 @@ public:
   OperatorModel(OperatorModel &&) = default;
   OperatorModel &operator=(OperatorModel &&) = default;
 
+  /// The keys the schema's dispatch tables may name.
+  const DispatchKeyCatalogue &getDispatchKeys() const { return DispatchKeys; }
   /// In file order.
   llvm::ArrayRef<std::unique_ptr<NativeFunction>> getFunctions() const {
     return Functions;
@@ -159,6 +145,7 @@ public:
 private:
   friend class OperatorModelBuilder;
 
+  DispatchKeyCatalogue DispatchKeys;
   std::vector<SchemaEntry> Entries;
   std::vector<std::unique_ptr<NativeFunction>> Functions;
   std::deque<NativeFunctionsGroup> Groups;
@@ -168,10 +155,12 @@ private:
 
 /// Builds the op model from the entries of one schema file, reporting every
 /// rule it breaks to \p Diags. Entries whose schema did not parse are left
-/// out. \p Tags is the tag catalogue, or null when there is none.
+/// out. \p Tags is the tag catalogue, or null when there is none; \p Keys
+/// the dispatch keys the tables may name.
 OperatorModel buildOperatorModel(std::vector<SchemaEntry> Entries,
                                  const TagsFile *Tags,
-                                 DiagnosticsEngine &Diags);
+                                 DiagnosticsEngine &Diags,
+                                 DispatchKeyCatalogue Keys = {});
 
 } // namespace skc
 

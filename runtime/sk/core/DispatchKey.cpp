@@ -13,28 +13,16 @@ std::string_view toString(DispatchKey K) {
   switch (K) {
   case DispatchKey::Undefined:
     return "Undefined";
-  case DispatchKey::CPU:
-    return "CPU";
-  case DispatchKey::CUDA:
-    return "CUDA";
-  case DispatchKey::Meta:
-    return "Meta";
-  case DispatchKey::PrivateUse1:
-    return "PrivateUse1";
-  case DispatchKey::PrivateUse2:
-    return "PrivateUse2";
-  case DispatchKey::PrivateUse3:
-    return "PrivateUse3";
-  case DispatchKey::BackendSelect:
-    return "BackendSelect";
-  case DispatchKey::Autograd:
-    return "Autograd";
-  case DispatchKey::Tracer:
-    return "Tracer";
-  case DispatchKey::CompositeExplicitAutograd:
-    return "CompositeExplicitAutograd";
-  case DispatchKey::CompositeImplicitAutograd:
-    return "CompositeImplicitAutograd";
+#define SK_BACKEND_KEY(Name, Selectable, DeviceGuard)                          \
+  case DispatchKey::Name:                                                      \
+    return #Name;
+#define SK_FUNCTIONALITY_KEY(Name)                                             \
+  case DispatchKey::Name:                                                      \
+    return #Name;
+#define SK_ALIAS_KEY(Name)                                                     \
+  case DispatchKey::Name:                                                      \
+    return #Name;
+#include "sk/core/DispatchKeys.def"
   case DispatchKey::EndOfAliasKeys:
     break;
   }

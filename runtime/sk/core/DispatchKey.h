@@ -27,28 +27,17 @@ namespace sk {
 
 enum class DispatchKey : uint8_t {
   Undefined = 0,
-
-  // Backends: the kernels that compute. Meta computes shapes only.
-  CPU,
-  CUDA,
-  Meta,
-  PrivateUse1,
-  PrivateUse2,
-  PrivateUse3,
-
-  // Above the backends: picks the backend of factory functions from their
-  // TensorOptions (always included; a fallthrough for other ops).
-  BackendSelect,
-  // Reserved for an autograd engine (DESIGN.md, Not now); registrable.
-  Autograd,
-  // Records every op call when included by a TracerGuard-style RAII guard.
-  Tracer,
-
+  // The backends, whose kernels compute (Meta's compute shapes only), then
+  // the keys above them.
+#define SK_BACKEND_KEY(Name, Selectable, DeviceGuard) Name,
+#define SK_FUNCTIONALITY_KEY(Name) Name,
+#include "sk/core/DispatchKeys.def"
   EndOfRuntimeKeys,
 
   // Alias keys, registration only.
-  CompositeExplicitAutograd = EndOfRuntimeKeys,
-  CompositeImplicitAutograd,
+  BeforeAliasKeys = EndOfRuntimeKeys - 1,
+#define SK_ALIAS_KEY(Name) Name,
+#include "sk/core/DispatchKeys.def"
   EndOfAliasKeys,
 };
 
@@ -56,11 +45,16 @@ constexpr int NumRuntimeKeys = static_cast<int>(DispatchKey::EndOfRuntimeKeys);
 static_assert(NumRuntimeKeys <= 64, "runtime keys must fit a DispatchKeySet");
 
 constexpr bool isAliasKey(DispatchKey K) {
-  return K >= DispatchKey::CompositeExplicitAutograd &&
-         K < DispatchKey::EndOfAliasKeys;
+  return K >= DispatchKey::EndOfRuntimeKeys && K < DispatchKey::EndOfAliasKeys;
 }
 constexpr bool isBackendKey(DispatchKey K) {
-  return K >= DispatchKey::CPU && K <= DispatchKey::PrivateUse3;
+  switch (K) {
+#define SK_BACKEND_KEY(Name, Selectable, DeviceGuard) case DispatchKey::Name:
+#include "sk/core/DispatchKeys.def"
+    return true;
+  default:
+    return false;
+  }
 }
 
 std::string_view toString(DispatchKey K);

@@ -117,25 +117,10 @@ private:
 
   SchemaType::BaseKind baseKind(std::string_view Name) const {
     static const std::pair<std::string_view, SchemaType::BaseKind> Bases[] = {
-        {"Tensor", SchemaType::Tensor},
-        {"int", SchemaType::Int},
-        {"SymInt", SchemaType::Int},
-        {"float", SchemaType::Float},
-        {"bool", SchemaType::Bool},
-        {"str", SchemaType::Str},
-        {"Scalar", SchemaType::Scalar},
-        {"ScalarType", SchemaType::ScalarType},
-        {"Device", SchemaType::Device},
-        {"MemoryFormat", SchemaType::MemoryFormat},
-        {"Layout", SchemaType::Layout},
-        {"Generator", SchemaType::Generator},
-        {"Dimname", SchemaType::Dimname},
-        // torchgen's other base types: parsed, but without runtime types.
-        {"QScheme", SchemaType::Other},
-        {"Storage", SchemaType::Other},
-        {"Stream", SchemaType::Other},
-        {"DimVector", SchemaType::Other},
-        {"ConstQuantizerPtr", SchemaType::Other}};
+#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind)                        \
+  {Spelling, SchemaType::RuntimeKind},
+#include "sk/core/SchemaBaseTypes.def"
+    };
     for (const auto &[Spelled, Kind] : Bases)
       if (Name == Spelled)
         return Kind;

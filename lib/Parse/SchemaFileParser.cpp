@@ -28,41 +28,31 @@ enum class ValueShape {
   StringOrMapping,
 };
 
+/// The keys of an entry, one enumerator each.
+enum class EntryKey {
+#define SKC_ENTRY_KEY(Key, Shape, Reader, Field) Key,
+#include "SchemaEntryKeys.def"
+};
+
 struct KeySpec {
   StringRef Key;
   ValueShape Shape;
+  EntryKey Id;
 };
 
 } // namespace
 
 static const KeySpec EntryKeys[] = {
-    {"func", ValueShape::String},
-    {"variants", ValueShape::String},
-    {"dispatch", ValueShape::Mapping},
-    {"structured", ValueShape::Bool},
-    {"structured_delegate", ValueShape::String},
-    {"structured_inherits", ValueShape::String},
-    {"precomputed", ValueShape::StringList},
-    {"ufunc_inner_loop", ValueShape::StringOrMapping},
-    {"device_check", ValueShape::String},
-    {"device_guard", ValueShape::Bool},
-    {"tags", ValueShape::StringOrList},
-    {"autogen", ValueShape::String},
-    {"manual_kernel_registration", ValueShape::Bool},
-    {"manual_cpp_binding", ValueShape::Bool},
-    {"python_module", ValueShape::String},
-    {"category_override", ValueShape::String},
-    {"cpp_no_default_args", ValueShape::StringList},
-    {"use_const_ref_for_mutable_tensors", ValueShape::Bool},
+#define SKC_ENTRY_KEY(Key, Shape, Reader, Field)                               \
+  {#Key, ValueShape::Shape, EntryKey::Key},
+#include "SchemaEntryKeys.def"
 };
 
 ArrayRef<StringRef> getSchemaEntryKeys() {
-  static const SmallVector<StringRef, 20> Keys = [] {
-    SmallVector<StringRef, 20> K;
-    for (const KeySpec &S : EntryKeys)
-      K.push_back(S.Key);
-    return K;
-  }();
+  static const StringRef Keys[] = {
+#define SKC_ENTRY_KEY(Key, Shape, Reader, Field) #Key,
+#include "SchemaEntryKeys.def"
+  };
   return Keys;
 }
 
@@ -166,56 +156,31 @@ bool EntryReader::readField(SchemaEntry &E, const KeySpec &Spec,
     return Field.has_value();
   };
 
-  StringRef K = Spec.Key;
-  if (K == "func") {
+  auto ReadFunc = [&](YAMLScalar &Field) {
     std::optional<YAMLScalar> Func;
     if (!ReadString(Func))
       return false;
-    E.Func = std::move(*Func);
+    Field = std::move(*Func);
     return true;
-  }
-  if (K == "variants")
-    return ReadString(E.Variants);
-  if (K == "dispatch")
-    return ReadMap(E.Dispatch);
-  if (K == "structured")
-    return ReadBool(E.Structured);
-  if (K == "structured_delegate")
-    return ReadString(E.StructuredDelegate);
-  if (K == "structured_inherits")
-    return ReadString(E.StructuredInherits);
-  if (K == "precomputed")
-    return ReadList(E.Precomputed);
-  if (K == "ufunc_inner_loop") {
+  };
+  // A lone string is the Generic inner loop.
+  auto ReadUfunc = [&](std::optional<std::vector<YAMLScalarPair>> &Field) {
     if (!Value.isScalar())
-      return ReadMap(E.UfuncInnerLoop);
+      return ReadMap(Field);
     YAMLScalar Generic;
     Generic.Value = "Generic";
     Generic.Loc = Key.Loc;
-    E.UfuncInnerLoop.emplace();
-    E.UfuncInnerLoop->emplace_back(std::move(Generic), Value.getScalar());
+    Field.emplace();
+    Field->emplace_back(std::move(Generic), Value.getScalar());
     return true;
+  };
+
+  switch (Spec.Id) {
+#define SKC_ENTRY_KEY(Key, Shape, Reader, Field)                               \
+  case EntryKey::Key:                                                          \
+    return Reader(E.Field);
+#include "SchemaEntryKeys.def"
   }
-  if (K == "device_check")
-    return ReadString(E.DeviceCheck);
-  if (K == "device_guard")
-    return ReadBool(E.DeviceGuard);
-  if (K == "tags")
-    return ReadList(E.Tags);
-  if (K == "autogen")
-    return ReadString(E.Autogen);
-  if (K == "manual_kernel_registration")
-    return ReadBool(E.ManualKernelRegistration);
-  if (K == "manual_cpp_binding")
-    return ReadBool(E.ManualCppBinding);
-  if (K == "python_module")
-    return ReadString(E.PythonModule);
-  if (K == "category_override")
-    return ReadString(E.CategoryOverride);
-  if (K == "cpp_no_default_args")
-    return ReadList(E.CppNoDefaultArgs);
-  if (K == "use_const_ref_for_mutable_tensors")
-    return ReadBool(E.UseConstRefForMutableTensors);
   llvm_unreachable("every key of EntryKeys is handled");
 }
 

@@ -10,6 +10,8 @@
 #include "skc/Sema/KernelSignature.h"
 #include "skc/Sema/OperatorModel.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -25,6 +27,23 @@ namespace {
 
 /// The %select index of err_kernel_unknown and friends.
 unsigned selectIndex(KernelDeclKind K) { return static_cast<unsigned>(K); }
+
+/// What one definition provides: a meta function, a structured kernel, or
+/// a native kernel for one function (natives only; null otherwise), for the
+/// backend whose sources hold it: Meta for meta functions, which serve
+/// every backend; CUDA for kernels in .cu sources; CPU for the others.
+using DefinitionKey = std::tuple<KernelDeclKind, StringRef,
+                                 const NativeFunction *, DispatchKey>;
+
+/// The backend a kernel defined in \p D's source is compiled for.
+DispatchKey getSourceBackend(const KernelDecl &D) {
+  return D.InCUDASource ? DispatchKey::CUDA : DispatchKey::CPU;
+}
+/// The backend whose sources define the kernels of dispatch key \p K:
+/// CUDA's are in .cu sources, every other key's in C++ ones.
+DispatchKey getSourceBackend(DispatchKey K) {
+  return K == DispatchKey::CUDA ? DispatchKey::CUDA : DispatchKey::CPU;
+}
 
 /// A native kernel a `dispatch:` entry names.
 struct NativeUse {
@@ -81,7 +100,7 @@ private:
   void reportUnknown(const KernelDecl &D, StringRef Name,
                      const std::vector<std::string> &Candidates);
   /// Reports a second definition of \p Key; true for the first.
-  bool noteDefinition(const KernelDecl &D, StringRef Key);
+  bool noteDefinition(const KernelDecl &D, const DefinitionKey &Key);
   /// Compares \p D's parameters with \p Expected; \p What names it in
   /// messages; \p Owner is the function whose entry the note points at.
   void checkSignature(const KernelDecl &D, const KernelSignature &Expected,
@@ -101,13 +120,14 @@ private:
   const KernelCheckOptions &Opts;
   DiagnosticsEngine &Diags;
   KernelIndex Index;
-  /// "meta:NAME", "impl:NAME:cuda", ... -> the first definition.
-  StringMap<const KernelDecl *> Defined;
+  /// The first definition of each.
+  DenseMap<DefinitionKey, const KernelDecl *> Defined;
 };
 
 } // namespace
 
-bool KernelChecker::noteDefinition(const KernelDecl &D, StringRef Key) {
+bool KernelChecker::noteDefinition(const KernelDecl &D,
+                                   const DefinitionKey &Key) {
   auto [It, Inserted] = Defined.try_emplace(Key, &D);
   if (Inserted)
     return true;
@@ -225,7 +245,8 @@ void KernelChecker::checkMeta(const KernelDecl &D) {
     return;
   }
   const NativeFunctionsGroup &G = *It->second;
-  if (!noteDefinition(D, ("meta:" + Name).str()) ||
+  if (!noteDefinition(D, {KernelDeclKind::Meta, Name, nullptr,
+                          DispatchKey::Meta}) ||
       D.InvalidReason == KernelDecl::IR_ClangReported)
     return;
   checkSignature(D, std::get<KernelSignature>(getMetaSignature(G)),
@@ -249,8 +270,8 @@ void KernelChecker::checkImpl(const KernelDecl &D) {
     if (K.Structured && K.Kernel == Kernel)
       Uses.push_back(&K);
   checkBackend(D, Kernel, *G.Out, Uses);
-  if (!noteDefinition(D, ("impl:" + Kernel + (D.InCUDASource ? ":cuda" : ""))
-                             .str()) ||
+  if (!noteDefinition(D, {KernelDeclKind::Impl, Kernel, nullptr,
+                          getSourceBackend(D)}) ||
       D.InvalidReason == KernelDecl::IR_ClangReported)
     return;
   KernelSignature Expected = std::get<KernelSignature>(getImplSignature(G));
@@ -278,9 +299,8 @@ void KernelChecker::checkNative(const KernelDecl &D) {
     if (U.F == Use->F)
       Keys.push_back(U.K);
   checkBackend(D, D.Name, *Use->F, Keys);
-  std::string Key = "native:" + D.Name + ":" + Use->F->getName() +
-                    (D.InCUDASource ? ":cuda" : "");
-  if (!noteDefinition(D, Key) ||
+  if (!noteDefinition(D, {KernelDeclKind::Native, D.Name, Use->F,
+                          getSourceBackend(D)}) ||
       D.InvalidReason == KernelDecl::IR_ClangReported)
     return;
   KernelSignature Expected =
@@ -299,8 +319,8 @@ void KernelChecker::checkNative(const KernelDecl &D) {
         S->Params.size() == Expected.Params.size() &&
         std::equal(S->Params.begin(), S->Params.end(),
                    Expected.Params.begin(), SameType))
-      Defined.try_emplace("native:" + D.Name + ":" + U.F->getName() +
-                              (D.InCUDASource ? ":cuda" : ""),
+      Defined.try_emplace(DefinitionKey{KernelDeclKind::Native, D.Name, U.F,
+                                        getSourceBackend(D)},
                           &D);
   }
   if (normalizeSpelling(D.ReturnTypeAsWritten) !=
@@ -407,7 +427,9 @@ void KernelChecker::checkMissing() {
   for (const NativeFunctionsGroup &G : Model.getGroups()) {
     if (!G.isStructured() || !hasSupportedSignatures(G))
       continue;
-    if (!Defined.count(("meta:" + G.getMetaName())))
+    std::string MetaName = G.getMetaName();
+    if (!Defined.count(
+            {KernelDeclKind::Meta, MetaName, nullptr, DispatchKey::Meta}))
       Diags.report(G.Out->getLoc(), diag::err_kernel_no_meta)
           << G.Out->getName()
           << (G.Functional->getSchema().Name.Overload.empty()
@@ -418,22 +440,22 @@ void KernelChecker::checkMissing() {
       if (!K.Structured || !isRuntimeKernelKey(K.Key) || !Wanted(K.Key))
         continue;
       bool CUDA = K.Key == DispatchKey::CUDA;
-      std::string Key = "impl:" + K.Kernel + (CUDA ? ":cuda" : "");
-      if (Defined.count(Key))
+      if (Defined.count({KernelDeclKind::Impl, K.Kernel, nullptr,
+                         getSourceBackend(K.Key)}))
         continue;
       Diags.report(kernelLoc(*G.Out, K), diag::err_kernel_missing)
           << K.Kernel << G.Out->getName() << getDispatchKeyName(K.Key)
           << (CUDA ? 1 : 0) << K.KernelRange;
     }
   }
-  StringSet<> Reported;
+  DenseSet<DefinitionKey> Reported;
   for (const auto &KV : Index.Natives) {
     for (const NativeUse &U : KV.getValue()) {
       if (!Wanted(U.K->Key) || U.K->Implicit)
         continue;
       bool CUDA = U.K->Key == DispatchKey::CUDA;
-      std::string Key = "native:" + U.K->Kernel + ":" + U.F->getName() +
-                        (CUDA ? ":cuda" : "");
+      DefinitionKey Key{KernelDeclKind::Native, U.K->Kernel, U.F,
+                        getSourceBackend(U.K->Key)};
       if (Defined.count(Key) || !Reported.insert(Key).second)
         continue;
       Diags.report(kernelLoc(*U.F, *U.K), diag::err_kernel_missing)

@@ -16,39 +16,27 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Basic/Diagnostic.h"
-#include "skc/Basic/OutputFiles.h"
 #include "skc/Basic/SarifDiagnosticPrinter.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
 #include "skc/Basic/VerifyDiagnosticConsumer.h"
 #include "skc/Config.h"
-#include "skc/Emit/CoverageReport.h"
-#include "skc/Emit/Emitters.h"
-#include "skc/Parse/KernelSourceParser.h"
-#include "skc/Parse/SchemaFile.h"
-#include "skc/Sema/KernelChecks.h"
-#include "skc/Sema/OperatorModel.h"
-#include "skc/Sema/OperatorModelPrinter.h"
+#include "skc/Driver/Pipeline.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <set>
 
 using namespace llvm;
 using namespace skc;
 
 namespace {
 
-enum class OpModelFormat { None, Text, JSON };
 enum class DiagnosticsFormat { Text, SARIF };
 
 constexpr int ExitClean = 0;
@@ -216,121 +204,7 @@ cl::opt<std::string> RuntimeInclude(
     cl::value_desc("dir"), cl::init(SKC_RUNTIME_INCLUDE_DIR),
     cl::cat(SkcCategory));
 
-/// Where the generated headers live in Clang's virtual file system while
-/// kernel sources are checked.
-constexpr const char *GeneratedIncludeDir = "/skc-generated";
-
 } // namespace
-
-/// Reads \p Path into \p SM and returns its buffer ID.
-static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
-  if (!Buffer)
-    return createStringError(Buffer.getError(), "cannot read '%s': %s",
-                             Path.str().c_str(),
-                             Buffer.getError().message().c_str());
-  return SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
-}
-
-/// The backends built: --backend (checked by main), else CPU for .cpp
-/// sources and CUDA for .cu ones.
-static std::vector<DispatchKey> getBackends() {
-  std::vector<DispatchKey> Result;
-  for (const std::string &B : Backends)
-    Result.push_back(*lookupBuiltinDispatchKey(B));
-  if (!Backends.empty())
-    return Result;
-  if (any_of(Sources, [](const std::string &S) {
-        return !StringRef(S).ends_with(".cu");
-      }))
-    Result.push_back(DispatchKey::CPU);
-  if (any_of(Sources,
-             [](const std::string &S) { return StringRef(S).ends_with(".cu"); }))
-    Result.push_back(DispatchKey::CUDA);
-  return Result;
-}
-
-/// What checking the kernel sources found.
-struct SourceFacts {
-  std::vector<KernelDecl> Decls;
-  /// The files the sources include (for the depfile).
-  std::set<std::string> Dependencies;
-};
-
-/// Parses the kernel sources with the generated headers mapped in, and
-/// checks every definition against the model.
-static Error checkKernelSources(const OperatorModel &Model,
-                                ArrayRef<GeneratedFile> Generated,
-                                const std::vector<std::string> &ExtraFlags,
-                                DiagnosticsEngine &Diags, SourceFacts &Facts) {
-  std::shared_ptr<const clang::tooling::CompilationDatabase> Database;
-  if (!BuildPath.empty()) {
-    auto DB = loadCompilationDatabase(BuildPath);
-    if (!DB)
-      return DB.takeError();
-    Database = std::move(*DB);
-  }
-  KernelSourceOptions Options;
-  Options.ExtraFlags = ExtraFlags;
-  Options.GeneratedIncludeDir = GeneratedIncludeDir;
-  for (const GeneratedFile &F : Generated)
-    Options.GeneratedHeaders.push_back(
-        {(Twine(GeneratedIncludeDir) + "/" + F.Name).str(), F.Contents});
-  Options.RuntimeIncludeDir = RuntimeInclude;
-  Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
-  Options.CUDAPath = CUDAPath;
-  Options.Dependencies = &Facts.Dependencies;
-
-  if (Error E = parseKernelSources(Sources, Database.get(), Options, Diags,
-                                   Facts.Decls))
-    return E;
-
-  KernelCheckOptions Check;
-  Check.RequireAllKernels = !NoMissingKernels;
-  Check.Backends = getBackends();
-  checkKernels(Model, Facts.Decls, Check, Diags);
-  return Error::success();
-}
-
-/// Escapes a path for a Makefile-syntax depfile (spaces, '#', '$').
-static std::string escapeForDepfile(StringRef Path) {
-  std::string Out;
-  for (char C : Path) {
-    if (C == ' ' || C == '#')
-      Out += '\\';
-    else if (C == '$')
-      Out += '$';
-    Out += C;
-  }
-  return Out;
-}
-
-/// Where -o puts the generated file \p Name.
-static std::string getOutputPath(StringRef Name) {
-  SmallString<256> Path(OutputDir);
-  sys::path::append(Path, Name);
-  return std::string(Path);
-}
-
-/// The depfile: every generated file (or --depfile-target) depends on
-/// every input.
-static std::string makeDepfile(ArrayRef<GeneratedFile> Files,
-                               ArrayRef<std::string> Inputs) {
-  std::string Text;
-  raw_string_ostream OS(Text);
-  if (!DepfileTarget.empty()) {
-    OS << escapeForDepfile(DepfileTarget);
-  } else {
-    for (size_t I = 0; I != Files.size(); ++I)
-      OS << (I ? " \\\n  " : "") << escapeForDepfile(getOutputPath(Files[I].Name));
-  }
-  OS << ':';
-  for (const std::string &Input : Inputs)
-    OS << " \\\n  " << escapeForDepfile(Input);
-  OS << '\n';
-  return Text;
-}
 
 /// The runtime headers of an installation (<prefix>/include beside
 /// <prefix>/bin/skc), or the source tree's, found at configure time.
@@ -348,16 +222,70 @@ static std::string findRuntimeInclude(const char *Argv0) {
   return RuntimeInclude;
 }
 
-/// The tags file to use: --tags, else tags.yaml beside the schema, else none.
-static std::string findTagsFile() {
-  if (!TagsPath.empty())
-    return TagsPath;
-  SmallString<256> Beside(SchemaPath);
-  sys::path::remove_filename(Beside);
-  sys::path::append(Beside, "tags.yaml");
-  if (SchemaPath != "-" && sys::fs::exists(Beside))
-    return std::string(Beside);
-  return "";
+/// The invocation the options ask for, or what is wrong with them.
+static Expected<Invocation> makeInvocation(const char *Argv0,
+                                           std::vector<std::string> ExtraFlags) {
+  auto UsageError = [](const Twine &Message) {
+    return createStringError(std::make_error_code(std::errc::invalid_argument),
+                             Message);
+  };
+  if (SchemaPath.empty() && !PrintOutputs)
+    return UsageError("no input; pass '--schema FILE' (see 'skc --help')");
+  Invocation Inv;
+  for (const std::string &B : Backends) {
+    std::optional<DispatchKey> K = lookupBuiltinDispatchKey(B);
+    if (!K || !is_contained(getSelectableBackends(), *K)) {
+      SmallVector<StringRef, 8> Names;
+      for (DispatchKey S : getSelectableBackends())
+        Names.push_back(getDispatchKeyName(S));
+      return UsageError("unknown backend '" + B + "'; expected one of " +
+                        join(Names, ", "));
+    }
+    Inv.Backends.push_back(*K);
+  }
+  if (Backends.empty())
+    Inv.Backends = Invocation::getDefaultBackends(Sources);
+  // Both name C++ namespaces (and SK_LIBRARY's token): identifiers only.
+  auto IsIdentifier = [](StringRef S) {
+    return !S.empty() && !isDigit(S.front()) &&
+           all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
+  };
+  if (!IsIdentifier(DispatcherNamespace))
+    return UsageError("'--namespace' must be an identifier, not '" +
+                      DispatcherNamespace + "'");
+  SmallVector<StringRef, 2> CppParts;
+  StringRef(CppNamespace).split(CppParts, "::");
+  if (!all_of(CppParts, IsIdentifier))
+    return UsageError("'--cpp-namespace' must be a C++ namespace name such "
+                      "as 'sk' or 'mylib::ops', not '" +
+                      CppNamespace + "'");
+  if (Shards == 0 || Shards > MaxShards)
+    return UsageError("'--shards' must be from 1 to " + Twine(MaxShards) +
+                      ", not " + Twine(Shards));
+  if (!DepfilePath.empty() && OutputDir.empty())
+    return UsageError("'--depfile' needs '-o DIR'");
+
+  Inv.SchemaPath = SchemaPath;
+  Inv.TagsPath = TagsPath;
+  Inv.DispatchKeysPath = DispatchKeysPath;
+  Inv.Sources.assign(Sources.begin(), Sources.end());
+  Inv.BuildPath = BuildPath;
+  Inv.ExtraFlags = std::move(ExtraFlags);
+  Inv.CUDAPath = CUDAPath;
+  Inv.RuntimeIncludeDir = findRuntimeInclude(Argv0);
+  Inv.NoMissingKernels = NoMissingKernels;
+  Inv.Shards = Shards;
+  Inv.Namespace = DispatcherNamespace;
+  Inv.CppNamespace = CppNamespace;
+  Inv.OutputDir = OutputDir;
+  Inv.DepfilePath = DepfilePath;
+  Inv.DepfileTarget = DepfileTarget;
+  Inv.MetaTestsPath = MetaTestsPath;
+  if (CoverageReport.getNumOccurrences())
+    Inv.CoverageReport = CoverageReport;
+  Inv.PrintOpModel = PrintOpModel;
+  Inv.PrintStats = PrintStats;
+  return Inv;
 }
 
 int main(int argc, char **argv) {
@@ -395,67 +323,14 @@ int main(int argc, char **argv) {
           &errs()))
     return ExitUsage;
 
-  auto Fail = [](Error E) {
-    WithColor::error(errs(), "skc") << toString(std::move(E)) << '\n';
-    return ExitUsage;
-  };
-  if (SchemaPath.empty() && !PrintOutputs) {
-    WithColor::error(errs(), "skc")
-        << "no input; pass '--schema FILE' (see 'skc --help')\n";
+  Expected<Invocation> Inv = makeInvocation(argv[0], std::move(ExtraFlags));
+  if (!Inv) {
+    WithColor::error(errs(), "skc") << toString(Inv.takeError()) << '\n';
     return ExitUsage;
   }
-  for (const std::string &B : Backends) {
-    std::optional<DispatchKey> K = lookupBuiltinDispatchKey(B);
-    if (!K || !is_contained(getSelectableBackends(), *K)) {
-      SmallVector<StringRef, 8> Names;
-      for (DispatchKey S : getSelectableBackends())
-        Names.push_back(getDispatchKeyName(S));
-      WithColor::error(errs(), "skc") << "unknown backend '" << B
-                                      << "'; expected one of "
-                                      << join(Names, ", ") << "\n";
-      return ExitUsage;
-    }
-  }
-  // Both name C++ namespaces (and SK_LIBRARY's token): identifiers only.
-  auto IsIdentifier = [](StringRef S) {
-    return !S.empty() && !isDigit(S.front()) &&
-           all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
-  };
-  if (!IsIdentifier(DispatcherNamespace)) {
-    WithColor::error(errs(), "skc")
-        << "'--namespace' must be an identifier, not '" << DispatcherNamespace
-        << "'\n";
-    return ExitUsage;
-  }
-  SmallVector<StringRef, 2> CppParts;
-  StringRef(CppNamespace).split(CppParts, "::");
-  if (!all_of(CppParts, IsIdentifier)) {
-    WithColor::error(errs(), "skc")
-        << "'--cpp-namespace' must be a C++ namespace name such as 'sk' or "
-           "'mylib::ops', not '"
-        << CppNamespace << "'\n";
-    return ExitUsage;
-  }
-  if (Shards == 0 || Shards > MaxShards) {
-    WithColor::error(errs(), "skc")
-        << "'--shards' must be from 1 to " << MaxShards << ", not " << Shards
-        << "\n";
-    return ExitUsage;
-  }
-  if (!DepfilePath.empty() && OutputDir.empty()) {
-    WithColor::error(errs(), "skc") << "'--depfile' needs '-o DIR'\n";
-    return ExitUsage;
-  }
-  RuntimeInclude = findRuntimeInclude(argv[0]);
-
-  EmitOptions Opts;
-  Opts.Backends = getBackends();
-  Opts.Shards = Shards;
-  Opts.Namespace = DispatcherNamespace;
-  Opts.CppNamespace = CppNamespace;
   if (PrintOutputs) {
-    for (const std::string &Name : getOutputFileNames(Opts))
-      outs() << getOutputPath(Name) << '\n';
+    for (const std::string &Path : getOutputPaths(*Inv))
+      outs() << Path << '\n';
     return ExitClean;
   }
 
@@ -474,118 +349,15 @@ int main(int argc, char **argv) {
   DiagnosticsEngine Diags(SM, *Consumer);
   Diags.setWarningsAsErrors(WarningsAsErrors);
 
-  Expected<unsigned> SchemaBuffer = addFile(SM, SchemaPath);
-  if (!SchemaBuffer)
-    return Fail(SchemaBuffer.takeError());
-
-  std::optional<TagsFile> Tags;
-  if (std::string Path = findTagsFile(); !Path.empty()) {
-    Expected<unsigned> TagsBuffer = addFile(SM, Path);
-    if (!TagsBuffer)
-      return Fail(TagsBuffer.takeError());
-    Tags = parseTagsFile(*TagsBuffer, Diags);
+  Expected<bool> HadErrors = runPipeline(*Inv, Diags, outs());
+  if (!HadErrors) {
+    WithColor::error(errs(), "skc") << toString(HadErrors.takeError()) << '\n';
+    return ExitUsage;
   }
-
-  DispatchKeyCatalogue Keys;
-  if (!DispatchKeysPath.empty()) {
-    Expected<unsigned> KeysBuffer = addFile(SM, DispatchKeysPath);
-    if (!KeysBuffer)
-      return Fail(KeysBuffer.takeError());
-    Keys.addKeys(parseDispatchKeysFile(*KeysBuffer, Diags), Diags);
-  }
-
-  TypeContext Types;
-  std::vector<SchemaEntry> Entries =
-      parseSchemaFile(*SchemaBuffer, Types, Diags);
-  OperatorModel Model = buildOperatorModel(
-      std::move(Entries), Tags ? &*Tags : nullptr, Diags, std::move(Keys));
-
-  Opts.Inputs.push_back(sys::path::filename(SchemaPath).str());
-  std::vector<GeneratedFile> Headers;
-  SourceFacts Facts;
-  // Kernel sources are checked against a sound schema only.
-  if (!Diags.hasErrors()) {
-    // Every generated header, so that a composite kernel may include
-    // Functions.h before it exists on disk.
-    for (GeneratedFile &F : emitAll(Model, Opts))
-      if (StringRef(F.Name).ends_with(".h"))
-        Headers.push_back(std::move(F));
-    if (!Sources.empty())
-      if (Error E =
-              checkKernelSources(Model, Headers, ExtraFlags, Diags, Facts))
-        return Fail(std::move(E));
-  }
-  Diags.finish();
-
   if (Verify && Verifier.hadFailures())
     return ExitDiagnostics;
-  // Under -verify, errors that were all expected are a success; either way
-  // there is no output to produce from an input with errors.
-  if (Diags.hasErrors())
+  // Under -verify, errors that were all expected are a success.
+  if (*HadErrors)
     return Verify ? ExitClean : ExitDiagnostics;
-
-  switch (PrintOpModel) {
-  case OpModelFormat::None:
-    break;
-  case OpModelFormat::Text:
-    printOperatorModel(Model, SM, outs());
-    break;
-  case OpModelFormat::JSON:
-    outs() << formatv("{0:2}", toJSON(Model, SM)) << '\n';
-    break;
-  }
-  if (PrintStats)
-    printStats(computeStats(Model), outs());
-  if (!Sources.empty()) {
-    Opts.DefinedNativeKernels.emplace();
-    for (const KernelDecl &D : Facts.Decls)
-      if (D.Kind == KernelDeclKind::Native)
-        Opts.DefinedNativeKernels->insert(D.Name);
-  }
-  // Every file this run writes, written together or not at all.
-  OutputFiles Outputs;
-  if (CoverageReport.getNumOccurrences()) {
-    std::string Report;
-    raw_string_ostream OS(Report);
-    printCoverageReport(Model, Opts, Facts.Decls, !Sources.empty(),
-                        CoverageReport.empty() ? static_cast<raw_ostream &>(outs())
-                                               : OS);
-    if (!CoverageReport.empty())
-      Outputs.add(CoverageReport, std::move(Report));
-  }
-  if (!MetaTestsPath.empty())
-    Outputs.add(MetaTestsPath,
-                emitMetaConsistencyTests(Model, Opts,
-                                         sys::path::filename(MetaTestsPath))
-                    .Contents);
-  if (!OutputDir.empty()) {
-    std::vector<GeneratedFile> Files = emitAll(Model, Opts);
-    if (!DepfilePath.empty()) {
-      // Absolute paths, each once: Clang names a source as its compile
-      // command does, which need not be how it was given.
-      std::vector<std::string> Inputs;
-      auto Add = [&](StringRef Path) {
-        SmallString<256> Absolute(Path);
-        sys::fs::make_absolute(Absolute);
-        sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-        if (!is_contained(Inputs, Absolute))
-          Inputs.push_back(std::string(Absolute));
-      };
-      Add(SchemaPath);
-      if (std::string Tags = findTagsFile(); !Tags.empty())
-        Add(Tags);
-      if (!DispatchKeysPath.empty())
-        Add(DispatchKeysPath);
-      for (const std::string &Source : Sources)
-        Add(Source);
-      for (const std::string &D : Facts.Dependencies)
-        Add(D);
-      Outputs.add(DepfilePath, makeDepfile(Files, Inputs));
-    }
-    for (GeneratedFile &F : Files)
-      Outputs.add(getOutputPath(F.Name), std::move(F.Contents));
-  }
-  if (Error E = Outputs.commit())
-    return Fail(std::move(E));
   return ExitClean;
 }

@@ -1,0 +1,78 @@
+//===--- Invocation.h - One run of skc, as parsed options -------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Everything one skc run is asked to do, typed and checked: what
+/// tools/skc/skc.cpp makes of its command line, and what another tool (the
+/// language server) fills in to drive the same pipeline (Pipeline.h).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_DRIVER_INVOCATION_H
+#define SKC_DRIVER_INVOCATION_H
+
+#include "skc/Sema/DispatchKey.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace skc {
+
+enum class OpModelFormat { None, Text, JSON };
+
+struct Invocation {
+  /// The schema file; "-" is standard input.
+  std::string SchemaPath;
+  /// The tags catalogue; empty for tags.yaml beside the schema, if any.
+  std::string TagsPath;
+  /// The project's dispatch key catalogue; empty for none.
+  std::string DispatchKeysPath;
+
+  /// Kernel sources to check, and how to compile them: a build directory's
+  /// compile_commands.json, and flags for sources it does not list.
+  std::vector<std::string> Sources;
+  std::string BuildPath;
+  std::vector<std::string> ExtraFlags;
+  /// The CUDA toolkit .cu sources are parsed against.
+  std::string CUDAPath;
+  /// The directory holding sk/Kernel.h.
+  std::string RuntimeIncludeDir;
+  /// Do not report kernels no given source defines.
+  bool NoMissingKernels = false;
+
+  /// The backends built, among getSelectableBackends().
+  std::vector<DispatchKey> Backends;
+  unsigned Shards = 1;
+  std::string Namespace = "aten";
+  std::string CppNamespace = "sk";
+
+  /// Where the generated files go; empty for none.
+  std::string OutputDir;
+  /// With OutputDir: the depfile, and the one target it names (empty: every
+  /// generated file).
+  std::string DepfilePath;
+  std::string DepfileTarget;
+  /// The meta consistency tests; empty for none.
+  std::string MetaTestsPath;
+  /// The coverage report: std::nullopt for none, "" for the output stream.
+  std::optional<std::string> CoverageReport;
+  OpModelFormat PrintOpModel = OpModelFormat::None;
+  bool PrintStats = false;
+
+  /// The backends built when none is asked for: CPU when a source is not a
+  /// .cu file, CUDA when one is.
+  static std::vector<DispatchKey>
+  getDefaultBackends(const std::vector<std::string> &Sources);
+  /// Where -o puts the generated file \p Name.
+  std::string getOutputPath(llvm::StringRef Name) const;
+  /// The tags file: TagsPath, else tags.yaml beside the schema, else "".
+  std::string findTagsFile() const;
+};
+
+} // namespace skc
+
+#endif // SKC_DRIVER_INVOCATION_H

@@ -56,16 +56,41 @@ set_property(GLOBAL PROPERTY SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR
 #                            [SHARDS <n>])
 #
 # Sets <out-var> to the files skc writes into <dir> for these options (the
-# driver's contract; the schema's content never changes the set).
+# schema's content never changes the set). An installed skc is asked
+# (skc --print-outputs), as PyTorch's build asks torchgen; in skc's own tree
+# skc is built after configuration, so the list is derived here, and the
+# skc-cmake-outputs test checks it against --print-outputs.
 function(skc_kernel_library_outputs out)
   cmake_parse_arguments(ARG "" "OUTPUT_DIR;SHARDS" "BACKENDS" ${ARGN})
   if(NOT ARG_SHARDS)
     set(ARG_SHARDS 1)
   endif()
+  set(skc_imported FALSE)
+  if(TARGET skc::skc)
+    get_target_property(skc_imported skc::skc IMPORTED)
+  endif()
+  if(skc_imported)
+    get_target_property(skc_exe skc::skc LOCATION)
+    list(JOIN ARG_BACKENDS "," backend_list)
+    execute_process(
+      COMMAND "${skc_exe}" --print-outputs -o "${ARG_OUTPUT_DIR}"
+        "--backend=${backend_list}" "--shards=${ARG_SHARDS}"
+      OUTPUT_VARIABLE files ERROR_VARIABLE error RESULT_VARIABLE result
+      OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT result EQUAL 0)
+      message(FATAL_ERROR "skc --print-outputs failed (${result}): ${error}")
+    endif()
+    string(REPLACE "\n" ";" files "${files}")
+    # A new skc may write other files: configure again when it changes.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+      "${skc_exe}")
+    set(${out} ${files} PARENT_SCOPE)
+    return()
+  endif()
+
   set(keys ${ARG_BACKENDS} Meta CompositeExplicitAutograd
     CompositeImplicitAutograd)
   list(REMOVE_DUPLICATES keys)
-
   set(files NativeMetaFunctions.h NativeFunctions.h Operators.h Functions.h
     RegisterSchema.cpp)
   set(sharded Operators)

@@ -178,9 +178,14 @@ function(skc_add_kernel_library name)
       list(APPEND ARG_BACKENDS CUDA)
     endif()
   endif()
-  # A function-local list: the caller may be in another directory than the
-  # includer of this file.
-  set(known_backends CPU CUDA PrivateUse1 PrivateUse2 PrivateUse3)
+  # The backends a project may build, read from the runtime's list of keys
+  # (the selectable SK_BACKEND_KEYs), which skc reads too.
+  get_property(runtime_include GLOBAL PROPERTY
+    SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR)
+  file(STRINGS "${runtime_include}/sk/core/DispatchKeys.def" backend_keys
+    REGEX "^SK_BACKEND_KEY\\([A-Za-z0-9]+, 1,")
+  list(TRANSFORM backend_keys REPLACE "^SK_BACKEND_KEY\\(([A-Za-z0-9]+),.*"
+    "\\1" OUTPUT_VARIABLE known_backends)
   foreach(backend IN LISTS ARG_BACKENDS)
     if(NOT backend IN_LIST known_backends)
       list(JOIN known_backends ", " known)
@@ -223,8 +228,6 @@ function(skc_add_kernel_library name)
   if(ARG_CPP_NAMESPACE)
     list(APPEND options "--cpp-namespace=${ARG_CPP_NAMESPACE}")
   endif()
-  get_property(runtime_include GLOBAL PROPERTY
-    SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR)
   list(APPEND options "--runtime-include=${runtime_include}"
     -p "${CMAKE_BINARY_DIR}")
 

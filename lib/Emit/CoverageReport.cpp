@@ -132,7 +132,8 @@ std::vector<Column> CoverageReporter::getColumns() const {
   for (DispatchKey B : EM.getOptions().Backends)
     Columns.push_back(
         {getDispatchKeyName(B).str(), {B}, /*ShowsDtypes=*/true});
-  Columns.push_back({"Meta", {DispatchKey::Meta}});
+  Columns.push_back(
+      {getDispatchKeyName(DispatchKey::Meta).str(), {DispatchKey::Meta}});
   Columns.push_back({"Composite",
                      {DispatchKey::CompositeImplicitAutograd,
                       DispatchKey::CompositeExplicitAutograd}});

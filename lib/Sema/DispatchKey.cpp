@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <string_view>
+
 using namespace llvm;
 
 namespace skc {
@@ -26,11 +28,13 @@ struct BuiltinKey {
 };
 } // namespace
 
-static StringRef runtimeKeyName(StringRef Name) {
-  return Name == "Undefined" ? StringRef() : Name;
+static constexpr StringRef runtimeKeyName(const char *Name) {
+  return std::string_view(Name) == "Undefined" ? StringRef() : StringRef(Name);
 }
 
-static const BuiltinKey BuiltinKeys[] = {
+// Constant-initialized, so that other static initializers (skc's --help
+// text) may read it.
+static constexpr BuiltinKey BuiltinKeys[] = {
 #define SK_SCHEMA_KEY(Name, Structured, Alias, RuntimeKey)                     \
   {#Name, Structured, Alias, runtimeKeyName(#RuntimeKey)},
 #include "sk/core/DispatchKeys.def"

@@ -217,7 +217,9 @@ bool OperatorModelBuilder::checkUfuncInnerLoop(const NativeFunction &F) {
       StringRef(Keys.Value).split(Names, ',');
       for (StringRef Name : Names) {
         Name = Name.trim();
-        if (Name == "CPU" || Name == "CUDA") {
+        // torchgen's UFUNC_DISPATCH_KEYS, whose kernels ufunc generates.
+        std::optional<DispatchKey> K = Model.getDispatchKeys().lookup(Name);
+        if (K && (*K == DispatchKey::CPU || *K == DispatchKey::CUDA)) {
           SMRange R =
               Keys.rangeAt(Name.data() - Keys.Value.data(), Name.size());
           Diags.report(R.Start, diag::err_ufunc_explicit_dispatch) << Name << R;

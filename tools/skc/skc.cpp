@@ -177,13 +177,23 @@ cl::opt<std::string> BuildPath(
              "sources it does not list)"),
     cl::value_desc("dir"), cl::cat(SkcCategory));
 
+/// "CPU, CUDA, PrivateUse1, ...": what --backend takes.
+std::string getBackendNames() {
+  SmallVector<StringRef, 8> Names;
+  for (DispatchKey K : getSelectableBackends())
+    Names.push_back(getDispatchKeyName(K));
+  return join(Names, ", ");
+}
+
+const std::string BackendHelp =
+    "The backends built: their kernels must be defined and their "
+    "registrations are generated; " +
+    getBackendNames() +
+    " (default: CPU when a .cpp source is given, plus CUDA when a .cu "
+    "source is; Meta is always generated)";
+
 cl::list<std::string> Backends(
-    "backend",
-    cl::desc("The backends built: their kernels must be defined and their "
-             "registrations are generated; CPU, CUDA, PrivateUse1, "
-             "PrivateUse2, PrivateUse3 (default: CPU when a .cpp source is "
-             "given, plus CUDA when a .cu source is; Meta is always "
-             "generated)"),
+    "backend", cl::desc(BackendHelp),
     cl::value_desc("CPU,CUDA"), cl::CommaSeparated, cl::cat(SkcCategory));
 
 cl::opt<bool> NoMissingKernels(
@@ -234,13 +244,9 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
   Invocation Inv;
   for (const std::string &B : Backends) {
     std::optional<DispatchKey> K = lookupBuiltinDispatchKey(B);
-    if (!K || !is_contained(getSelectableBackends(), *K)) {
-      SmallVector<StringRef, 8> Names;
-      for (DispatchKey S : getSelectableBackends())
-        Names.push_back(getDispatchKeyName(S));
+    if (!K || !is_contained(getSelectableBackends(), *K))
       return UsageError("unknown backend '" + B + "'; expected one of " +
-                        join(Names, ", "));
-    }
+                        getBackendNames());
     Inv.Backends.push_back(*K);
   }
   if (Backends.empty())

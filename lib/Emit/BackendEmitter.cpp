@@ -47,11 +47,13 @@ static std::string getWrapperName(DispatchKey Key, const EmittedFunction &EF) {
   return ("wrapper_" + getDispatchKeyName(Key) + "_" + EF.Ident).str();
 }
 
-static bool isTensorLike(const CppType &T) {
-  StringRef Q = T.Qualified;
-  return Q == "const ::sk::Tensor &" || Q == "::sk::Tensor &" ||
-         Q == "const ::std::optional<::sk::Tensor> &" ||
-         Q == "::sk::TensorList";
+/// Whether a parameter of type \p T passes tensors: a tensor or an optional
+/// one by reference, or a TensorList.
+static bool isTensorLike(const CppType *T) {
+  const CppType *Tensor = CppType::getRuntime("Tensor");
+  return T == CppType::getConstRef(Tensor) || T == CppType::getRef(Tensor) ||
+         T == CppType::getConstRef(CppType::getOptional(Tensor)) ||
+         T == CppType::getRuntime("TensorList");
 }
 
 /// The device check of a device-guard backend: out arguments first, then
@@ -85,7 +87,7 @@ static void writeDeviceGuard(raw_ostream &OS, const EmittedFunction &EF) {
   const FunctionSchema &S = EF.getSchema();
   for (const KernelParamSpec &P : EF.Sig.Params)
     if (P.Name == "device" &&
-        P.Type.Qualified == "::std::optional<::sk::Device>") {
+        P.Type == CppType::getOptional(CppType::getRuntime("Device"))) {
       OS << "  ::sk::OptionalDeviceGuard device_guard(device);\n";
       return;
     }
@@ -117,7 +119,7 @@ static SmallVector<std::string, 2> getWrittenArgs(const EmittedFunction &EF) {
 }
 
 static void writeReturnOfWritten(raw_ostream &OS, const EmittedFunction &EF) {
-  if (EF.Sig.Return.Qualified == "void")
+  if (EF.Sig.Return->isVoid())
     return;
   SmallVector<std::string, 2> Written = getWrittenArgs(EF);
   if (Written.size() == 1)
@@ -215,7 +217,7 @@ static void writeNativeWrapper(raw_ostream &OS, DispatchKey Key,
     writeDeviceCheck(OS, EF, Wrapper);
     writeDeviceGuard(OS, EF);
   }
-  OS << "  " << (EF.Sig.Return.Qualified == "void" ? "" : "return ")
+  OS << "  " << (EF.Sig.Return->isVoid() ? "" : "return ")
      << getQualifiedKernelName(*R.Kernel) << '(' << EF.getArgNames()
      << ");\n}\n";
 }

@@ -97,13 +97,13 @@ static std::optional<std::string> getScalarDefault(StringRef Spelling,
   return std::nullopt;
 }
 
-std::string getCppDefaultArgument(const Argument &A, const CppType &T) {
+std::string getCppDefaultArgument(const Argument &A, const CppType *T) {
   if (!A.Default)
     return "";
   const DefaultValue &D = *A.Default;
   const Type *Ty = A.Ty;
   if (D.Kind == DefaultValue::DK_None) {
-    if (StringRef(T.Qualified).ends_with("*"))
+    if (T->isPointer())
       return "nullptr";
     return "::std::nullopt";
   }
@@ -124,7 +124,7 @@ std::string getCppDefaultArgument(const Argument &A, const CppType &T) {
       Out += (Out.empty() ? "" : ", ") + *V;
     }
     // std::array<bool, N> needs the inner braces.
-    if (StringRef(T.Qualified).starts_with("::std::array"))
+    if (T->isNamed(CppType::Scope::Std, "array"))
       return "{{" + Out + "}}";
     return "{" + Out + "}";
   }
@@ -137,9 +137,9 @@ std::string getCppDefaultArgument(const Argument &A, const CppType &T) {
   return *V;
 }
 
-std::string getReturnSpelling(const CppType &T) {
-  StringRef Q = T.Qualified;
-  return Q.ends_with("&") || Q.ends_with("*") ? Q.str() : (Q + " ").str();
+std::string getReturnSpelling(const CppType *T) {
+  std::string Q = T->getQualifiedSpelling();
+  return T->isReference() || T->isPointer() ? Q : Q + " ";
 }
 
 std::string getQualifiedKernelName(const BackendKernel &K) {
@@ -160,11 +160,7 @@ std::string EmittedFunction::getParamList(const CppApiDecl &D,
     const KernelParamSpec &P = Sig.Params[D.Order[I]];
     if (I)
       Out += ", ";
-    Out += P.Type.Qualified;
-    if (!StringRef(P.Type.Qualified).ends_with("&") &&
-        !StringRef(P.Type.Qualified).ends_with("*"))
-      Out += ' ';
-    Out += P.Name;
+    Out += P.Type->getDeclaration(P.Name, /*Qualified=*/true);
     if (I >= FirstDefault)
       Out += " = " + Defaults[D.Order[I]];
   }
@@ -257,7 +253,7 @@ EmitModel::EmitModel(const OperatorModel &Model, const EmitOptions &Opts)
     for (const CppApiDecl &D : EF.ApiDecls) {
       std::string Key = EF.CppNamespace + "::" + D.Name + "(";
       for (unsigned I : D.Order)
-        Key += EF.Sig.Params[I].Type.Qualified + ",";
+        Key += EF.Sig.Params[I].Type->getQualifiedSpelling() + ",";
       if (!Seen.insert(Key).second)
         ShadowedDecls.insert({&EF, D.Name});
     }

@@ -125,11 +125,11 @@ private:
 
 /// \p T followed by the space a declaration needs before its name:
 /// `::sk::Tensor `, `::sk::Tensor &`.
-std::string getReturnSpelling(const CppType &T);
+std::string getReturnSpelling(const CppType *T);
 
 /// The C++ expression of \p A's default argument for a parameter of type
 /// \p T, or empty when it has none.
-std::string getCppDefaultArgument(const Argument &A, const CppType &T);
+std::string getCppDefaultArgument(const Argument &A, const CppType *T);
 
 /// `::sk::native::add_out` for a kernel written `add_out` (PyTorch's
 /// `at::native` namespace is the runtime's `sk::native`).

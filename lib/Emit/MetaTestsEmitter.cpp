@@ -103,7 +103,7 @@ GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
   std::vector<std::string> WithoutMeta;
   for (const EmittedFunction &EF : EM.getFunctions()) {
     const NativeFunction &F = *EF.F;
-    if (F.Kind != SchemaKind::Functional || EF.Sig.Return.Qualified == "void")
+    if (F.Kind != SchemaKind::Functional || EF.Sig.Return->isVoid())
       continue;
     bool Reachable = any_of(EF.getSchema().Arguments, [](const Argument &A) {
       const Type *T = A.Ty->isOptional() ? A.Ty->getElement() : A.Ty;

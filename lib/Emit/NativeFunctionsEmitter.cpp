@@ -73,9 +73,10 @@ static std::string getPrecompute(const NativeFunctionsGroup &G,
   for (const KernelParamSpec &P : Impl.Params) {
     if (P.SchemaArg)
       continue;
-    Fields += formatv("    {0} {1};\n", P.Type.Qualified, P.Name).str();
+    Fields += formatv("    {0} {1};\n", P.Type->getQualifiedSpelling(), P.Name)
+                  .str();
     Setters += formatv("    SK_PRECOMPUTE_FIELD({0}, {1}, {2})\n", Index++,
-                       P.Type.Qualified, P.Name)
+                       P.Type->getQualifiedSpelling(), P.Name)
                    .str();
   }
   return formatv(PrecomputeTemplate, Fields, Setters, Index).str();
@@ -177,7 +178,7 @@ static GeneratedFile emitNativeHeader(const OperatorModel &Model,
       // Overloads may share a kernel name: key by name and parameters.
       std::string Params = S.getQualifiedParamList();
       Plan.Decls.emplace(K.Kernel + Params,
-                         formatv("{0} {1}{2};\n", S.Return.Qualified,
+                         formatv("{0} {1}{2};\n", S.Return->getQualifiedSpelling(),
                                  K.Kernel, Params)
                              .str());
     }

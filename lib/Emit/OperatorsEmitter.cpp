@@ -66,7 +66,7 @@ static ::sk::TypedOperatorHandle<{0}::schema> create_{0}_typed_handle() {{
 static std::string getParamTypes(const EmittedFunction &EF) {
   SmallVector<std::string, 6> Types;
   for (const KernelParamSpec &P : EF.Sig.Params)
-    Types.push_back(P.Type.Qualified);
+    Types.push_back(P.Type->getQualifiedSpelling());
   return join(Types, ", ");
 }
 
@@ -78,7 +78,7 @@ static std::string getTrailingParams(const EmittedFunction &EF) {
 }
 
 static std::string getReturnPrefix(const EmittedFunction &EF) {
-  return EF.Sig.Return.Qualified == "void" ? "" : "return ";
+  return EF.Sig.Return->isVoid() ? "" : "return ";
 }
 
 /// The functions of \p EM by C++ namespace, in order.
@@ -107,7 +107,7 @@ static GeneratedFile emitOperatorsHeader(const EmitModel &EM) {
                     EF->DispatcherNamespace + "::" + Name.Name, Name.Overload,
                     getCppStringLiteral(EF->getSchema().getAsString()),
                     EF->getDispatcherParamList(), getTrailingParams(*EF),
-                    EF->Sig.Return.Qualified);
+                    EF->Sig.Return->getQualifiedSpelling());
     }
     OS << '\n';
   }

@@ -201,14 +201,15 @@ void KernelChecker::checkSignature(const KernelDecl &D,
     const KernelParamSpec &E = Expected.Params[I];
     bool SameType = Compared
                         ? P.CanonicalType == D.DeclaredParamTypes[I]
-                        : squeeze(P.TypeAsWritten) == squeeze(E.Type.Author);
+                        : squeeze(P.TypeAsWritten) ==
+                              squeeze(E.Type->getAuthorSpelling());
     if (!SameType) {
       std::string Arg =
           E.SchemaArg ? E.SchemaArg->Ty->getAsString() + " " + E.Name
                       : "precomputed " + E.Name;
       Diags.report(P.TypeRange.Start, diag::err_kernel_param_type)
           << static_cast<unsigned>(I + 1) << What << P.TypeAsWritten << Arg
-          << E.Type.Author << P.TypeRange << Rewrite;
+          << E.Type->getAuthorSpelling() << P.TypeRange << Rewrite;
       noteSchema(Owner);
       return;
     }
@@ -313,9 +314,9 @@ void KernelChecker::checkNative(const KernelDecl &D) {
     SignatureOrError Other = getNativeSignature(*U.F);
     const auto *S = std::get_if<KernelSignature>(&Other);
     auto SameType = [](const KernelParamSpec &A, const KernelParamSpec &B) {
-      return A.Type.Qualified == B.Type.Qualified;
+      return A.Type == B.Type;
     };
-    if (S && S->Return.Qualified == Expected.Return.Qualified &&
+    if (S && S->Return == Expected.Return &&
         S->Params.size() == Expected.Params.size() &&
         std::equal(S->Params.begin(), S->Params.end(),
                    Expected.Params.begin(), SameType))
@@ -324,9 +325,10 @@ void KernelChecker::checkNative(const KernelDecl &D) {
                           &D);
   }
   if (normalizeSpelling(D.ReturnTypeAsWritten) !=
-      normalizeSpelling(Expected.Return.Author)) {
+      normalizeSpelling(Expected.Return->getAuthorSpelling())) {
     Diags.report(D.Loc, diag::err_kernel_return_type)
-        << D.Name << D.ReturnTypeAsWritten << Expected.Return.Author;
+        << D.Name << D.ReturnTypeAsWritten
+        << Expected.Return->getAuthorSpelling();
     noteSchema(*Use->F);
     return;
   }

@@ -14,22 +14,22 @@ using namespace llvm;
 
 namespace skc {
 
-/// A runtime type, spelled as authors write it and as generated code does.
-static CppType sk(StringRef Name) {
-  return {Name.str(), ("::sk::" + Name).str()};
+using Scope = CppType::Scope;
+
+static const CppType *sk(StringRef Name) { return CppType::getRuntime(Name); }
+static const CppType *builtin(StringRef Name) {
+  return CppType::getBuiltin(Name);
 }
-static CppType builtin(StringRef Name) { return {Name.str(), Name.str()}; }
-static CppType constRef(CppType T) {
-  return {"const " + T.Author + " &", "const " + T.Qualified + " &"};
+static const CppType *constRef(const CppType *T) {
+  return CppType::getConstRef(T);
 }
-static CppType ref(CppType T) { return {T.Author + " &", T.Qualified + " &"}; }
-static CppType optional(CppType T) {
-  return {"std::optional<" + T.Author + ">",
-          "::std::optional<" + T.Qualified + ">"};
+static const CppType *ref(const CppType *T) { return CppType::getRef(T); }
+static const CppType *optional(const CppType *T) {
+  return CppType::getOptional(T);
 }
 
-/// The type of a value of base type \p K (no references), or none.
-static std::optional<CppType> getValueType(BaseTypeKind K) {
+/// The type of a value of base type \p K (no references), or null.
+static const CppType *getValueType(BaseTypeKind K) {
   switch (K) {
   case BaseTypeKind::Tensor:
     return sk("Tensor");
@@ -42,7 +42,7 @@ static std::optional<CppType> getValueType(BaseTypeKind K) {
   case BaseTypeKind::SymBool:
     return builtin("bool");
   case BaseTypeKind::Str:
-    return CppType{"std::string_view", "::std::string_view"};
+    return CppType::get(Scope::Std, "string_view");
   case BaseTypeKind::Scalar:
     return sk("Scalar");
   case BaseTypeKind::ScalarType:
@@ -54,35 +54,33 @@ static std::optional<CppType> getValueType(BaseTypeKind K) {
   default:
     // Dimname, DeviceIndex, Layout, QScheme, Storage, Stream, GraphModule,
     // ... have no runtime type.
-    return std::nullopt;
+    return nullptr;
   }
 }
 
 /// The parameter type shared by both APIs for \p T, when there is one; the
 /// API-specific cases (tensors, scalars, optionals of them) are handled by
 /// the callers first.
-static std::optional<CppType> getCommonType(const Type *T) {
+static const CppType *getCommonType(const Type *T) {
   if (T->isBase()) {
-    std::optional<CppType> V = getValueType(T->getBaseKind());
+    const CppType *V = getValueType(T->getBaseKind());
     if (V && T->getBaseKind() == BaseTypeKind::Scalar)
-      return constRef(*V);
+      return constRef(V);
     return V;
   }
   if (T->isOptional()) {
     const Type *E = T->getElement();
     if (E->isBase(BaseTypeKind::Generator))
-      return sk("Generator *");
+      return CppType::getPointer(sk("Generator"));
     if (E->isList() && (E->getElement()->isBase(BaseTypeKind::Int) ||
                         E->getElement()->isBase(BaseTypeKind::SymInt)))
       return sk("OptionalIntArrayRef");
     if (E->isList() && E->getElement()->isBase(BaseTypeKind::Float))
-      return optional(sk("ArrayRef<double>"));
+      return optional(CppType::getRuntime("ArrayRef", builtin("double")));
     if (!E->isBase())
-      return std::nullopt;
-    std::optional<CppType> V = getValueType(E->getBaseKind());
-    if (!V)
-      return std::nullopt;
-    return optional(*V);
+      return nullptr;
+    const CppType *V = getValueType(E->getBaseKind());
+    return V ? optional(V) : nullptr;
   }
   if (T->isList()) {
     const Type *E = T->getElement();
@@ -91,19 +89,18 @@ static std::optional<CppType> getCommonType(const Type *T) {
     if (E->isBase(BaseTypeKind::Tensor))
       return sk("TensorList");
     if (E->isBase(BaseTypeKind::Bool) && T->getListSize())
-      return CppType{
-          ("std::array<bool, " + Twine(T->getListSize()) + ">").str(),
-          ("::std::array<bool, " + Twine(T->getListSize()) + ">").str()};
+      return CppType::get(Scope::Std, "array", builtin("bool"),
+                          T->getListSize());
     if (E->isBase(BaseTypeKind::Float))
-      return sk("ArrayRef<double>");
+      return CppType::getRuntime("ArrayRef", builtin("double"));
     if (E->isBase(BaseTypeKind::Scalar))
-      return CppType{"ArrayRef<Scalar>", "::sk::ArrayRef<::sk::Scalar>"};
-    return std::nullopt;
+      return CppType::getRuntime("ArrayRef", sk("Scalar"));
+    return nullptr;
   }
-  return std::nullopt;
+  return nullptr;
 }
 
-std::optional<CppType> getStructuredType(const Argument &A) {
+const CppType *getStructuredType(const Argument &A) {
   const Type *T = A.Ty;
   // Never a mutable reference: outputs are written through the MetaBase
   // machinery, not by reassigning parameters.
@@ -116,7 +113,7 @@ std::optional<CppType> getStructuredType(const Argument &A) {
   return getCommonType(T);
 }
 
-std::optional<CppType> getNativeType(const Argument &A) {
+const CppType *getNativeType(const Argument &A) {
   const Type *T = A.Ty;
   if (T->isBase(BaseTypeKind::Tensor))
     return A.isWrite() ? ref(sk("Tensor")) : constRef(sk("Tensor"));
@@ -127,38 +124,25 @@ std::optional<CppType> getNativeType(const Argument &A) {
   return getCommonType(T);
 }
 
-/// The return type of \p R, or none.
-static std::optional<CppType> getReturnType(const Return &R) {
+/// The return type of \p R, or null.
+static const CppType *getReturnType(const Return &R) {
   const Type *T = R.Ty;
   if (T->isBase(BaseTypeKind::Tensor))
     return R.isWrite() ? ref(sk("Tensor")) : sk("Tensor");
   if (T->isList() && T->getElement()->isBase(BaseTypeKind::Tensor))
-    return CppType{"std::vector<Tensor>", "::std::vector<::sk::Tensor>"};
+    return CppType::get(Scope::Std, "vector", sk("Tensor"));
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Tensor))
     return optional(sk("Tensor"));
-  if (T->isBase()) {
-    if (T->getBaseKind() == BaseTypeKind::Scalar)
-      return sk("Scalar");
+  if (T->isBase())
     return getValueType(T->getBaseKind());
-  }
-  return std::nullopt;
+  return nullptr;
 }
 
 static std::string joinParams(const KernelSignature &S, bool Qualified) {
-  std::string Out = "(";
-  for (size_t I = 0; I != S.Params.size(); ++I) {
-    const KernelParamSpec &P = S.Params[I];
-    if (I)
-      Out += ", ";
-    const std::string &T = Qualified ? P.Type.Qualified : P.Type.Author;
-    Out += T;
-    // `const Tensor &self`, `int64_t dim`.
-    if (!StringRef(T).ends_with("&") && !StringRef(T).ends_with("*"))
-      Out += ' ';
-    Out += P.Name;
-  }
-  Out += ')';
-  return Out;
+  SmallVector<std::string, 8> Params;
+  for (const KernelParamSpec &P : S.Params)
+    Params.push_back(P.Type->getDeclaration(P.Name, Qualified));
+  return "(" + join(Params, ", ") + ")";
 }
 
 std::string KernelSignature::getAuthorParamList() const {
@@ -172,23 +156,22 @@ std::string KernelSignature::getQualifiedParamList() const {
 /// Appends \p A with the structured type, or returns its unsupported type.
 static std::optional<UnsupportedType>
 addStructuredParam(KernelSignature &S, const Argument &A) {
-  std::optional<CppType> T = getStructuredType(A);
+  const CppType *T = getStructuredType(A);
   if (!T)
     return UnsupportedType{A.Ty->getAsString()};
-  S.Params.push_back({A.Name, std::move(*T), &A});
+  S.Params.push_back({A.Name, T, &A});
   return std::nullopt;
 }
 
 /// The C++ type of a precomputed field of base type \p K.
-static CppType getPrecomputedType(BaseTypeKind K) {
-  if (std::optional<CppType> V = getValueType(K))
-    return *V;
+static const CppType *getPrecomputedType(BaseTypeKind K) {
+  if (const CppType *V = getValueType(K))
+    return V;
   return builtin("int64_t");
 }
 
 SignatureOrError getMetaSignature(const NativeFunctionsGroup &G) {
   KernelSignature S;
-  S.Return = builtin("void");
   for (const Argument &A : G.Functional->getSchema().Arguments)
     if (std::optional<UnsupportedType> U = addStructuredParam(S, A))
       return *U;
@@ -198,7 +181,6 @@ SignatureOrError getMetaSignature(const NativeFunctionsGroup &G) {
 SignatureOrError getImplSignature(const NativeFunctionsGroup &G) {
   const NativeFunction &Out = *G.Out;
   KernelSignature S;
-  S.Return = builtin("void");
   auto FindReplacement = [&](StringRef Name) -> const PrecomputedLine * {
     for (const PrecomputedLine &L : Out.Precomputed)
       if (L.Replaces == Name)
@@ -233,34 +215,28 @@ SignatureOrError getNativeSignature(const NativeFunction &F) {
   KernelSignature S;
   switch (Schema.Returns.size()) {
   case 0:
-    S.Return = builtin("void");
     break;
-  case 1: {
-    std::optional<CppType> R = getReturnType(Schema.Returns[0]);
-    if (!R)
+  case 1:
+    S.Return = getReturnType(Schema.Returns[0]);
+    if (!S.Return)
       return UnsupportedType{Schema.Returns[0].Ty->getAsString()};
-    S.Return = std::move(*R);
     break;
-  }
   default: {
-    SmallVector<std::string, 4> Author, Qualified;
+    SmallVector<const CppType *, 4> Elements;
     for (const Return &Ret : Schema.Returns) {
-      std::optional<CppType> R = getReturnType(Ret);
-      if (!R)
+      Elements.push_back(getReturnType(Ret));
+      if (!Elements.back())
         return UnsupportedType{Ret.Ty->getAsString()};
-      Author.push_back(R->Author);
-      Qualified.push_back(R->Qualified);
     }
-    S.Return = {"std::tuple<" + join(Author, ", ") + ">",
-                "::std::tuple<" + join(Qualified, ", ") + ">"};
+    S.Return = CppType::get(Scope::Std, "tuple", Elements);
     break;
   }
   }
   for (const Argument &A : Schema.Arguments) {
-    std::optional<CppType> T = getNativeType(A);
+    const CppType *T = getNativeType(A);
     if (!T)
       return UnsupportedType{A.Ty->getAsString()};
-    S.Params.push_back({A.Name, std::move(*T), &A});
+    S.Params.push_back({A.Name, T, &A});
   }
   return S;
 }

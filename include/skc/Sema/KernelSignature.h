@@ -17,9 +17,7 @@
 /// Emit writes these into the generated headers; the kernel checks compare
 /// an author's definition with them, parameter by parameter (Clang compares
 /// the types themselves: the front end reports the types of the generated
-/// declaration next to the author's). Each type has two spellings: how an
-/// author writes it inside an SK_*_FUNC definition ("const Tensor &"), and
-/// how generated code writes it ("const ::sk::Tensor &").
+/// declaration next to the author's). The types are CppTypes.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +25,7 @@
 #define SKC_SEMA_KERNELSIGNATURE_H
 
 #include "skc/Parse/FunctionSchema.h"
+#include "skc/Sema/CppType.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -39,21 +38,15 @@ namespace skc {
 struct NativeFunction;
 struct NativeFunctionsGroup;
 
-/// One C++ type in its two spellings.
-struct CppType {
-  std::string Author;    ///< "const Tensor &"
-  std::string Qualified; ///< "const ::sk::Tensor &"
-};
-
 struct KernelParamSpec {
   std::string Name;
-  CppType Type;
+  const CppType *Type;
   /// The schema argument it passes; null for a precomputed field.
   const Argument *SchemaArg = nullptr;
 };
 
 struct KernelSignature {
-  CppType Return;
+  const CppType *Return = CppType::getVoid();
   llvm::SmallVector<KernelParamSpec, 6> Params;
 
   /// `(const Tensor &self, int64_t dim)`, as an author would write it.
@@ -75,10 +68,10 @@ SignatureOrError getMetaSignature(const NativeFunctionsGroup &G);
 SignatureOrError getImplSignature(const NativeFunctionsGroup &G);
 SignatureOrError getNativeSignature(const NativeFunction &F);
 
-/// The structured-API type of \p A (meta and impl parameters).
-std::optional<CppType> getStructuredType(const Argument &A);
-/// The native-API type of \p A (native kernels, the dispatcher).
-std::optional<CppType> getNativeType(const Argument &A);
+/// The structured-API type of \p A (meta and impl parameters), or null.
+const CppType *getStructuredType(const Argument &A);
+/// The native-API type of \p A (native kernels, the dispatcher), or null.
+const CppType *getNativeType(const Argument &A);
 
 } // namespace skc
 

@@ -230,16 +230,33 @@ std::optional<SchemaEntry> EntryReader::read(const YAMLNode &Node) {
   return E;
 }
 
+namespace {
+/// What err_yaml_expected_entry_list says a file lists, in its %select order.
+enum class ListOf { OperatorEntries, Tags, DispatchKeys };
+} // namespace
+
+/// The YAML list that SourceMgr buffer \p BufferID holds; std::nullopt for
+/// an empty file, and, reported, for one that is not a list.
+static std::optional<YAMLNode> readList(unsigned BufferID, ListOf What,
+                                        DiagnosticsEngine &Diags) {
+  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
+  if (!Root || Root->isNull())
+    return std::nullopt;
+  if (!Root->isSequence()) {
+    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list)
+        << static_cast<unsigned>(What);
+    return std::nullopt;
+  }
+  return Root;
+}
+
 std::vector<SchemaEntry> parseSchemaFile(unsigned BufferID, TypeContext &Types,
                                          DiagnosticsEngine &Diags) {
   std::vector<SchemaEntry> Entries;
-  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
-  if (!Root || Root->isNull())
+  std::optional<YAMLNode> Root =
+      readList(BufferID, ListOf::OperatorEntries, Diags);
+  if (!Root)
     return Entries;
-  if (!Root->isSequence()) {
-    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list) << 0;
-    return Entries;
-  }
   EntryReader Reader(Types, Diags);
   Entries.reserve(Root->getItems().size());
   for (const YAMLNode &Item : Root->getItems())
@@ -250,13 +267,9 @@ std::vector<SchemaEntry> parseSchemaFile(unsigned BufferID, TypeContext &Types,
 
 TagsFile parseTagsFile(unsigned BufferID, DiagnosticsEngine &Diags) {
   TagsFile Result;
-  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
-  if (!Root || Root->isNull())
+  std::optional<YAMLNode> Root = readList(BufferID, ListOf::Tags, Diags);
+  if (!Root)
     return Result;
-  if (!Root->isSequence()) {
-    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list) << 1;
-    return Result;
-  }
   for (const YAMLNode &Item : Root->getItems()) {
     const YAMLScalar *Tag = nullptr;
     std::optional<StringRef> Desc;
@@ -295,13 +308,10 @@ TagsFile parseTagsFile(unsigned BufferID, DiagnosticsEngine &Diags) {
 DispatchKeysFile parseDispatchKeysFile(unsigned BufferID,
                                        DiagnosticsEngine &Diags) {
   DispatchKeysFile Result;
-  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
-  if (!Root || Root->isNull())
+  std::optional<YAMLNode> Root =
+      readList(BufferID, ListOf::DispatchKeys, Diags);
+  if (!Root)
     return Result;
-  if (!Root->isSequence()) {
-    Diags.report(Root->getLoc(), diag::err_yaml_expected_entry_list) << 2;
-    return Result;
-  }
   for (const YAMLNode &Item : Root->getItems()) {
     DispatchKeysFile::Entry E;
     bool HasKey = false;

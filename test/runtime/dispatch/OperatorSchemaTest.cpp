@@ -7,10 +7,10 @@
 #include "sk/dispatch/Dispatcher.h"
 #include "sk/dispatch/OperatorSchema.h"
 
+#include "../../support/FuncStrings.h"
 #include "TestUtils.h"
 
 #include <algorithm>
-#include <fstream>
 
 using namespace sk;
 
@@ -107,22 +107,9 @@ TEST(OperatorSchemaTest, MalformedSchemasAreErrorsWithAColumn) {
                   "unterminated string");
 }
 
-/// The `func:` strings of PyTorch 1.13's native_functions.yaml: every one
-/// is a single line starting with `- func: `, so a line scan finds them
-/// and the runtime needs no YAML library.
+/// The `func:` strings of PyTorch 1.13's native_functions.yaml.
 std::vector<std::string> pytorchSchemas() {
-  std::ifstream In(SKC_PYTORCH_NATIVE_FUNCTIONS);
-  std::vector<std::string> Schemas;
-  std::string Line;
-  while (std::getline(In, Line)) {
-    if (Line.rfind("- func: ", 0) != 0)
-      continue;
-    Line.erase(0, 8);
-    while (!Line.empty() && (Line.back() == ' ' || Line.back() == '\r'))
-      Line.pop_back();
-    Schemas.push_back(Line);
-  }
-  return Schemas;
+  return skc::testing::readFuncStrings(SKC_PYTORCH_NATIVE_FUNCTIONS);
 }
 
 TEST(OperatorSchemaTest, ParsesEveryPyTorchSchemaAndPrintsItBack) {

@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "../../support/FuncStrings.h"
 #include "../Parse/SchemaTestUtils.h"
 #include "skc/Sema/DispatchKey.h"
 #include "skc/Sema/KernelSignature.h"
@@ -22,30 +23,12 @@
 
 #include "gtest/gtest.h"
 
-#include <fstream>
 #include <string>
 #include <vector>
 
 using namespace skc;
 
 namespace {
-
-/// The `func:` strings of a native_functions.yaml: each is one line starting
-/// with `- func: `.
-std::vector<std::string> readSchemas(const std::string &Path) {
-  std::ifstream In(Path);
-  std::vector<std::string> Schemas;
-  std::string Line;
-  while (std::getline(In, Line)) {
-    if (Line.rfind("- func: ", 0) != 0)
-      continue;
-    Line.erase(0, 8);
-    while (!Line.empty() && (Line.back() == ' ' || Line.back() == '\r'))
-      Line.pop_back();
-    Schemas.push_back(Line);
-  }
-  return Schemas;
-}
 
 /// Whether skc generates C++ for the schema: what getNativeSignature says.
 bool hasCppTypes(const FunctionSchema &Schema) {
@@ -70,7 +53,7 @@ void expectSameArguments(const std::string &Text,
 class SchemaVocabularyTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SchemaVocabularyTest, BothParsersReadEverySchemaAlike) {
-  std::vector<std::string> Schemas = readSchemas(GetParam());
+  std::vector<std::string> Schemas = skc::testing::readFuncStrings(GetParam());
   if (Schemas.empty())
     GTEST_SKIP() << "no " << GetParam();
   size_t WithCppTypes = 0;

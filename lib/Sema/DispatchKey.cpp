@@ -62,11 +62,6 @@ bool isAliasKey(DispatchKey K) {
   return B && B->Alias;
 }
 
-bool isStructuredKey(DispatchKey K) {
-  const BuiltinKey *B = getBuiltin(K);
-  return B && B->Structured;
-}
-
 bool isRuntimeKernelKey(DispatchKey K) {
   return !getRuntimeKeyName(K).empty();
 }

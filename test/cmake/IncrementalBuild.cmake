@@ -1,10 +1,10 @@
 # What rebuilding a kernel library does (cmake -P; see CMakeLists.txt):
 # nothing when nothing changed; after an edit of one kernel source or of a
 # header it includes, skc, that source's compile and the links, nothing
-# else; after an edit of the schema that changes no generated file, skc
-# alone; after one that adds a variant, skc, the generated files it
-# rewrote and what includes them, and the link. Builds a copy of
-# test/cmake/incremental/ with GENERATOR.
+# else; after an edit of the schema or of the key catalogue that changes no
+# generated file, skc alone; after one that adds a variant, skc, the
+# generated files it rewrote and what includes them, and the link. Builds a
+# copy of test/cmake/incremental/ with GENERATOR.
 #
 # Arguments: SKC_PREFIX, SOURCE_DIR, BINARY_DIR, GENERATOR, MAKE_PROGRAM,
 # CXX_COMPILER, BUILD_TYPE.
@@ -91,6 +91,13 @@ file(TOUCH "${src}/kernels/Factor.h")
 skc_test_build(steps)
 skc_test_expect_steps("touching a header a kernel source includes"
   "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
+
+# The key catalogue is an input of skc's: an edit runs it again.
+skc_test_wait_for_a_later_mtime()
+file(APPEND "${src}/keys.yaml" "# a comment\n")
+skc_test_build(steps)
+skc_test_expect_steps("a key catalogue edit that changes no generated file"
+  "${steps}" "${skc_step}")
 
 # A comment changes no generated file: skc runs and rewrites nothing.
 skc_test_wait_for_a_later_mtime()

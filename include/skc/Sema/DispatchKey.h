@@ -60,8 +60,6 @@ struct DispatchKeyInfo {
 llvm::StringRef getDispatchKeyName(DispatchKey K);
 /// An alias key the runtime registers (`CompositeImplicitAutograd`, ...).
 bool isAliasKey(DispatchKey K);
-/// A key for which structured out= functions get structured kernels.
-bool isStructuredKey(DispatchKey K);
 /// A key whose kernels skc's runtime runs, and so whose kernels are
 /// declared in the generated headers and written in kernel sources: the
 /// runtime's backends (CPU, CUDA, Meta, PrivateUse1-3) and the composite

@@ -15,9 +15,9 @@
 #include "OperatorModelBuilder.h"
 #include "skc/Basic/Suggest.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/DenseMap.h"
 
 using namespace llvm;
 

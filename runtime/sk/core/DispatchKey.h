@@ -34,7 +34,8 @@ enum class DispatchKey : uint8_t {
 #include "sk/core/DispatchKeys.def"
   EndOfRuntimeKeys,
 
-  // Alias keys, registration only.
+  // Alias keys, registration only, numbered from EndOfRuntimeKeys on (the
+  // .def cannot give the first one that value itself).
   BeforeAliasKeys = EndOfRuntimeKeys - 1,
 #define SK_ALIAS_KEY(Name) Name,
 #include "sk/core/DispatchKeys.def"

@@ -76,7 +76,7 @@ static const CppType *getCommonType(const Type *T) {
                         E->getElement()->isBase(BaseTypeKind::SymInt)))
       return sk("OptionalIntArrayRef");
     if (E->isList() && E->getElement()->isBase(BaseTypeKind::Float))
-      return optional(CppType::getRuntime("ArrayRef", builtin("double")));
+      return CppType::getRuntime("OptionalArrayRef", builtin("double"));
     if (!E->isBase())
       return nullptr;
     const CppType *V = getValueType(E->getBaseKind());

@@ -204,6 +204,25 @@ TEST(ReduceKernelTest, Sum_NoneDim_ReducesEverything) {
   EXPECT_EQ(Keep.sizes(), IntArrayRef({1, 1, 1}));
 }
 
+// Users write `int[1]? dim` as PyTorch's users do, with a braced list; a
+// one-element list must reach the meta function as that list (it was a
+// view of a dead temporary: Dimension out of range, or dimension 0).
+TEST(ReduceKernelTest, SumAndMean_BracedDims_AsWritten) {
+  std::vector<double> V = randomInts(24, 2);
+  Tensor X = fromVector(V, {2, 3, 4}, kDouble);
+  expectValues(sk::sum(X, {1}),
+               reduceRef(V, {2, 3, 4}, {1}, false, 0, plus).Values);
+  EXPECT_EQ(sk::sum(X, {1}).sizes(), IntArrayRef({2, 4}));
+  EXPECT_EQ(sk::sum(X, {-1}, true).sizes(), IntArrayRef({2, 3, 1}));
+  EXPECT_EQ(sk::sum(X, {0, 2}).sizes(), IntArrayRef({3}));
+  EXPECT_EQ(sk::mean(X, {2}).sizes(), IntArrayRef({2, 3}));
+  Tensor Out = sk::empty({2, 4}, kDouble);
+  sk::sum_out(Out, X, {1});
+  expectValues(Out, reduceRef(V, {2, 3, 4}, {1}, false, 0, plus).Values);
+  Tensor Meta = sk::empty({2, 3, 4}, TensorOptions().dtype(kDouble).device(kMeta));
+  EXPECT_EQ(sk::sum(Meta, {1}).sizes(), IntArrayRef({2, 4}));
+}
+
 TEST(ReduceKernelTest, Sum_NonContiguousInputs_MatchReference) {
   // Transposed: a [5, 6] view of a row-major [6, 5].
   std::vector<double> V = randomInts(30, 3);

@@ -18,6 +18,7 @@
 
 #include "sk/core/Scalar.h"
 #include "sk/core/Tensor.h"
+#include "sk/util/OptionalArrayRef.h"
 
 #include <optional>
 
@@ -63,8 +64,8 @@ public:
 /// `Scalar?`.
 using OptionalScalarRef = detail::OptionalRef<Scalar>;
 
-/// `int[]?`.
-using OptionalIntArrayRef = std::optional<IntArrayRef>;
+/// `int[]?`: `{1}` is a list of one (sk/util/OptionalArrayRef.h).
+using OptionalIntArrayRef = OptionalArrayRef<int64_t>;
 
 } // namespace sk
 

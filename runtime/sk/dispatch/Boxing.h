@@ -23,6 +23,7 @@
 #include "sk/core/Tensor.h"
 #include "sk/dispatch/IValue.h"
 #include "sk/dispatch/OperatorSchema.h"
+#include "sk/util/OptionalArrayRef.h"
 
 #include <optional>
 #include <string>
@@ -212,8 +213,24 @@ template <> struct Boxer<Generator *> {
     return T;
   }
 };
-/// `T?`, and `int[]?` (OptionalIntArrayRef), `float[]?`, `str?`,
-/// `Scalar?` (passed as `const std::optional<Scalar> &`).
+/// `int[]?` (OptionalIntArrayRef) and `float[]?`.
+template <typename T> struct Boxer<OptionalArrayRef<T>> {
+  static IValue box(OptionalArrayRef<T> O) {
+    return O ? Boxer<ArrayRef<T>>::box(*O) : IValue();
+  }
+  static OptionalArrayRef<T> unbox(IValue &V) {
+    if (V.isNone())
+      return std::nullopt;
+    return Boxer<ArrayRef<T>>::unbox(V);
+  }
+  static SchemaType schemaType() {
+    SchemaType S = Boxer<ArrayRef<T>>::schemaType();
+    S.IsOptional = true;
+    S.Spelling += "?";
+    return S;
+  }
+};
+/// `T?`: `str?`, and `Scalar?` (passed as `const std::optional<Scalar> &`).
 template <typename T> struct Boxer<std::optional<T>> {
   static IValue box(const std::optional<T> &O) {
     return O ? Boxer<T>::box(*O) : IValue();

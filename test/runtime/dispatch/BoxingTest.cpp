@@ -59,7 +59,7 @@ SK_LIBRARY_IMPL(btest, CPU, m) {
     return cpu(Mask[0] * 4 + Mask[1] * 2 + Mask[2]);
   });
   m.impl("floats", [](const Tensor &, ArrayRef<double> Scales,
-                      std::optional<ArrayRef<double>> Factors) {
+                      OptionalArrayRef<double> Factors) {
     double Sum = 0;
     for (double D : Scales)
       Sum += D;
@@ -129,12 +129,12 @@ TEST(BoxingTest, FixedSizeBoolList) {
 
 TEST(BoxingTest, FloatListsAndOptionalFloatLists) {
   auto Floats = op<double(const Tensor &, ArrayRef<double>,
-                          std::optional<ArrayRef<double>>)>("btest::floats");
+                          OptionalArrayRef<double>)>("btest::floats");
   EXPECT_EQ(Floats.call(cpu(1), {1.5, 2}, std::nullopt), 3.5);
   std::vector<double> F = {1, 2};
   EXPECT_EQ(Floats.call(cpu(1), {1.5}, ArrayRef<double>(F)), 301.5);
   Stack S = callBoxed("btest::floats", cpu(1), ArrayRef<double>({0.5}),
-                      std::optional<ArrayRef<double>>(ArrayRef<double>(F)));
+                      OptionalArrayRef<double>(ArrayRef<double>(F)));
   EXPECT_EQ(S.at(0).toDouble(), 300.5);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, configure and build skc, run it
-# over the bundled schemas (PyTorch 1.13's native_functions.yaml, from
-# ../shared), then run the Llama demo (examples/llama: Llama 2 70B's forward
+# over PyTorch 2.15's native_functions.yaml (third_party/pytorch-2.15), then
+# run the Llama demo (examples/llama: Llama 2 70B's forward
 # pass on meta tensors, a small model of it on CPU).
 # Usage: utils/build.sh [BUILD_DIR]   (default: build)
 set -euo pipefail

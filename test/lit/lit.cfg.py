@@ -21,9 +21,10 @@ config.environment["PATH"] = path
 config.substitutions.append(("%pytorch_yaml", config.pytorch_yaml_dir))
 config.substitutions.append(
     ("%pytorch25_yaml", os.path.join(config.shared_dir, "data", "pytorch-2.5")))
-# Test data the repository carries (PyTorch 2.15's schema files).
+# PyTorch 2.15's schema files, which the repository carries.
 config.substitutions.append(
-    ("%test_data", os.path.join(config.skc_src_root, "test", "data")))
+    ("%pytorch215_yaml",
+     os.path.join(config.skc_src_root, "third_party", "pytorch-2.15")))
 # Tests of PyTorch's files in ../shared say `REQUIRES: shared-data`; without
 # it they are reported as unsupported rather than failing.
 if os.path.isdir(os.path.join(config.shared_dir, "data")):

@@ -113,7 +113,7 @@ INSTANTIATE_TEST_SUITE_P(
     PyTorchReleases, SchemaVocabularyTest,
     ::testing::Values(SKC_PYTORCH_YAML_DIR "/native_functions.yaml",
                       SKC_SHARED_DIR "/data/pytorch-2.5/native_functions.yaml",
-                      SKC_TEST_DATA_DIR "/pytorch-2.15/native_functions.yaml"),
+                      SKC_VENDORED_PYTORCH_DIR "/native_functions.yaml"),
     releaseName);
 
 TEST(SchemaVocabularyTest, EveryRuntimeKeyOfASchemaKeyIsTheRuntimes) {

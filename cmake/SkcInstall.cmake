@@ -90,3 +90,6 @@ install(FILES
     "${PROJECT_BINARY_DIR}/cmake/skcConfigVersion.cmake"
     cmake/SkcKernelLibrary.cmake
   DESTINATION "${SKC_INSTALL_CMAKEDIR}")
+
+# The license and what changed, where a distribution looks for them.
+install(FILES LICENSE CHANGELOG.md DESTINATION "${CMAKE_INSTALL_DOCDIR}")

@@ -83,7 +83,8 @@ cl::opt<std::string> CoverageReport(
              "the variants (functional, inplace, out=) each backend, Meta "
              "and the composite keys have a kernel for, and the dtypes the "
              "given sources' kernels dispatch on; to stdout, or with "
-             "=FILE into FILE (rewritten only when it changes)"),
+             "=FILE into FILE (rewritten only when it changes; the '=' is "
+             "needed: '--coverage-report FILE' reads FILE as a source)"),
     cl::value_desc("file"), cl::ValueOptional, cl::cat(SkcCategory));
 
 cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),

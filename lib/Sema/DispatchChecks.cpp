@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OperatorModelBuilder.h"
+#include "skc/Basic/Identifier.h"
 #include "skc/Basic/Suggest.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -22,12 +23,6 @@
 using namespace llvm;
 
 namespace skc {
-
-/// Whether \p S is a C++ identifier.
-static bool isIdentifier(StringRef S) {
-  return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
-         all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
-}
 
 /// Splits `ns::kernel` into namespace and name; false unless every part is
 /// an identifier and there are at most three namespace levels.

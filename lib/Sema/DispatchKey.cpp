@@ -6,6 +6,7 @@
 
 #include "skc/Sema/DispatchKey.h"
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/Identifier.h"
 #include "skc/Parse/SchemaFile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -114,11 +115,6 @@ std::optional<DispatchKey> DispatchKeyCatalogue::lookup(StringRef Name) const {
 
 std::vector<StringRef> DispatchKeyCatalogue::getNames() const {
   return {Names.begin(), Names.end()};
-}
-
-static bool isIdentifier(StringRef S) {
-  return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
-         all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
 void DispatchKeyCatalogue::addKeys(const DispatchKeysFile &File,

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/Identifier.h"
 #include "skc/Basic/SarifDiagnosticPrinter.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
 #include "skc/Basic/VerifyDiagnosticConsumer.h"
@@ -253,16 +254,12 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
   if (Backends.empty())
     Inv.Backends = Invocation::getDefaultBackends(Sources);
   // Both name C++ namespaces (and SK_LIBRARY's token): identifiers only.
-  auto IsIdentifier = [](StringRef S) {
-    return !S.empty() && !isDigit(S.front()) &&
-           all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
-  };
-  if (!IsIdentifier(DispatcherNamespace))
+  if (!isIdentifier(DispatcherNamespace))
     return UsageError("'--namespace' must be an identifier, not '" +
                       DispatcherNamespace + "'");
   SmallVector<StringRef, 2> CppParts;
   StringRef(CppNamespace).split(CppParts, "::");
-  if (!all_of(CppParts, IsIdentifier))
+  if (!all_of(CppParts, isIdentifier))
     return UsageError("'--cpp-namespace' must be a C++ namespace name such "
                       "as 'sk' or 'mylib::ops', not '" +
                       CppNamespace + "'");

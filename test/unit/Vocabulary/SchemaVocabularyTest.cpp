@@ -39,14 +39,17 @@ bool hasCppTypes(const FunctionSchema &Schema) {
   return std::holds_alternative<KernelSignature>(getNativeSignature(F));
 }
 
+/// The runtime's arguments (or returns) are skc's: the same names, types
+/// and written flags. \p Ours are skc's Arguments or Returns.
+template <typename T>
 void expectSameArguments(const std::string &Text,
                          const std::vector<sk::SchemaArgument> &Runtime,
-                         llvm::ArrayRef<std::string> Names,
-                         llvm::ArrayRef<const Type *> Types) {
-  ASSERT_EQ(Runtime.size(), Types.size()) << Text;
-  for (size_t I = 0; I != Types.size(); ++I) {
-    EXPECT_EQ(Runtime[I].Name, Names[I]) << Text;
-    EXPECT_EQ(Runtime[I].Type.Spelling, Types[I]->getAsString()) << Text;
+                         llvm::ArrayRef<T> Ours) {
+  ASSERT_EQ(Runtime.size(), Ours.size()) << Text;
+  for (size_t I = 0; I != Ours.size(); ++I) {
+    EXPECT_EQ(Runtime[I].Name, Ours[I].Name) << Text;
+    EXPECT_EQ(Runtime[I].Type.Spelling, Ours[I].Ty->getAsString()) << Text;
+    EXPECT_EQ(Runtime[I].IsWrite, Ours[I].isWrite()) << Text;
   }
 }
 
@@ -71,29 +74,14 @@ TEST_P(SchemaVocabularyTest, BothParsersReadEverySchemaAlike) {
     EXPECT_EQ(Runtime.Name.Name, Ours->Name.Name) << Text;
     EXPECT_EQ(Runtime.Name.Overload, Ours->Name.Overload) << Text;
 
-    std::vector<std::string> ArgNames;
-    std::vector<const Type *> ArgTypes;
-    for (const Argument &A : Ours->Arguments) {
-      ArgNames.push_back(A.Name);
-      ArgTypes.push_back(A.Ty);
-    }
-    expectSameArguments(Text, Runtime.Arguments, ArgNames, ArgTypes);
+    expectSameArguments<Argument>(Text, Runtime.Arguments, Ours->Arguments);
     for (size_t I = 0; I != std::min(Runtime.Arguments.size(),
                                      Ours->Arguments.size());
-         ++I) {
+         ++I)
       EXPECT_EQ(Runtime.Arguments[I].IsKwargOnly,
                 Ours->Arguments[I].IsKwargOnly)
           << Text;
-      EXPECT_EQ(Runtime.Arguments[I].IsWrite, Ours->Arguments[I].isWrite())
-          << Text;
-    }
-    std::vector<std::string> ReturnNames;
-    std::vector<const Type *> ReturnTypes;
-    for (const Return &R : Ours->Returns) {
-      ReturnNames.push_back(R.Name);
-      ReturnTypes.push_back(R.Ty);
-    }
-    expectSameArguments(Text, Runtime.Returns, ReturnNames, ReturnTypes);
+    expectSameArguments<Return>(Text, Runtime.Returns, Ours->Returns);
 
     bool Generated = hasCppTypes(*Ours);
     EXPECT_EQ(Runtime.hasCppTypes(), Generated) << Text;

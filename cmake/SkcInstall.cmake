@@ -22,6 +22,7 @@ set(SKC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/skc" CACHE STRING
   "Where skcConfig.cmake is installed, relative to the prefix")
 
 # The names the package gives the targets: skc::runtime, skc::Basic, ...
+set_target_properties(skc_schema PROPERTIES EXPORT_NAME schema)
 set_target_properties(skc_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(skc_runtime_testing PROPERTIES
   EXPORT_NAME runtime_testing)
@@ -35,7 +36,7 @@ set_target_properties(skc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
 install(TARGETS skc EXPORT skcTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
-install(TARGETS skc_runtime skc_runtime_testing EXPORT skcTargets
+install(TARGETS skc_schema skc_runtime skc_runtime_testing EXPORT skcTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"

@@ -102,16 +102,16 @@ std::string getCppDefaultArgument(const Argument &A, const CppType *T) {
     return "";
   const DefaultValue &D = *A.Default;
   const Type *Ty = A.Ty;
-  if (D.Kind == DefaultValue::DK_None) {
+  if (D.Kind == DefaultValue::DefaultKind::None) {
     if (T->isPointer())
       return "nullptr";
     return "::std::nullopt";
   }
   if (Ty->isOptional())
     Ty = Ty->getElement();
-  if (D.Kind == DefaultValue::DK_String)
+  if (D.Kind == DefaultValue::DefaultKind::String)
     return getCppStringDefault(D.Spelling);
-  if (D.Kind == DefaultValue::DK_List) {
+  if (D.Kind == DefaultValue::DefaultKind::List) {
     StringRef Body = StringRef(D.Spelling).trim().drop_front().drop_back();
     SmallVector<StringRef, 4> Elements;
     Body.split(Elements, ',', -1, /*KeepEmpty=*/false);

@@ -18,21 +18,17 @@ namespace skc {
 // Types
 //===----------------------------------------------------------------------===//
 
-static const char *const BaseTypeSpellings[] = {
-#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind) Spelling,
-#include "sk/core/SchemaBaseTypes.def"
-};
-
-StringRef getBaseTypeSpelling(BaseTypeKind K) {
-  return BaseTypeSpellings[static_cast<unsigned>(K)];
-}
-
-std::optional<BaseTypeKind> lookupBaseType(StringRef Spelling) {
-  return StringSwitch<std::optional<BaseTypeKind>>(Spelling)
-#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind)                                    \
-  .Case(Spelling, BaseTypeKind::Enumerator)
-#include "sk/core/SchemaBaseTypes.def"
-      .Default(std::nullopt);
+std::optional<sk::schema::TypeShape> Type::getShape() const {
+  // The suffixes, outermost first, then in the order they are written.
+  SmallVector<sk::schema::TypeSuffix, 4> Suffixes;
+  const Type *T = this;
+  for (; T->isOptional() || T->isList(); T = T->getElement())
+    Suffixes.push_back({T->isList(), T->isList() ? T->getListSize() : 0});
+  std::reverse(Suffixes.begin(), Suffixes.end());
+  sk::schema::ValueKind Kind = T->isBase()
+                                   ? sk::schema::getValueKind(T->getBaseKind())
+                                   : sk::schema::ValueKind::Other;
+  return sk::schema::TypeShape::get(Kind, Suffixes.data(), Suffixes.size());
 }
 
 bool Type::isTensorLike() const {
@@ -48,7 +44,7 @@ static void printTypeWithAnnotation(raw_ostream &OS, const Type *T,
                                     const AliasAnnotation *Annotation) {
   switch (T->getKind()) {
   case Type::TK_Base:
-    OS << getBaseTypeSpelling(T->getBaseKind());
+    OS << sk::schema::getSpelling(T->getBaseKind());
     if (Annotation) {
       OS << '(';
       Annotation->print(OS);

@@ -17,94 +17,33 @@ using namespace llvm;
 
 namespace skc {
 
-/// The most `?` and `[]` suffixes one type may have.
-static constexpr unsigned MaxTypeNesting = 8;
-
 namespace {
 
-/// What err_schema_expected says was expected, in its %select order.
-enum class Expected {
-  OperatorName,
-  OverloadName,
-  LParen,
-  RParenOrComma,
-  ArgumentType,
-  ArgumentName,
-  Arrow,
-  ReturnType,
-  RParenOrCommaAfterReturn,
-  EndOfSchema,
-  DefaultValue,
-  RSquare,
-  ClosingQuote,
-  AnnotationRParen,
-  ListTypeRSquare,
-};
+using DefaultKind = DefaultValue::DefaultKind;
+using sk::schema::SourceSpan;
+using sk::schema::SyntaxError;
 
-class SchemaParser {
+/// Turns the shared grammar's syntax tree (sk/schema/SchemaSyntax.h) into a
+/// FunctionSchema, and applies the rules over it with diagnostics.
+class SchemaBuilder {
 public:
-  SchemaParser(const YAMLScalar &Text, TypeContext &Types,
-               DiagnosticsEngine &Diags)
+  SchemaBuilder(const YAMLScalar &Text, TypeContext &Types,
+                DiagnosticsEngine &Diags)
       : Src(Text.Value), Text(Text), Types(Types), Diags(Diags) {}
 
-  std::optional<FunctionSchema> parse();
+  std::optional<FunctionSchema> build();
 
 private:
-  // Lexing.
-  void skipSpace() {
-    while (Pos < Src.size() && isSpace(Src[Pos]))
-      ++Pos;
-  }
-  bool atEnd() {
-    skipSpace();
-    return Pos == Src.size();
-  }
-  /// The next character after white space, or 0 at the end.
-  char peek() {
-    skipSpace();
-    return Pos < Src.size() ? Src[Pos] : 0;
-  }
-  bool tryConsume(StringRef Token) {
-    skipSpace();
-    if (!Src.substr(Pos).starts_with(Token))
-      return false;
-    Pos += Token.size();
-    return true;
-  }
-  /// Lexes [A-Za-z_][A-Za-z0-9_]*; empty if there is none.
-  StringRef lexIdentifier() {
-    skipSpace();
-    size_t Start = Pos;
-    if (Pos < Src.size() && (isAlpha(Src[Pos]) || Src[Pos] == '_')) {
-      ++Pos;
-      while (Pos < Src.size() && (isAlnum(Src[Pos]) || Src[Pos] == '_'))
-        ++Pos;
-    }
-    return Src.slice(Start, Pos);
-  }
-
   SMLoc loc(size_t Offset) const { return Text.locAt(Offset); }
-  SMRange range(size_t Begin, size_t End) const {
-    return Text.rangeAt(Begin, End - Begin);
+  SMRange range(SourceSpan S) const {
+    return Text.rangeAt(S.Begin, S.End - S.Begin);
   }
+  StringRef slice(SourceSpan S) const { return Src.slice(S.Begin, S.End); }
 
-  /// Reports that \p What was expected at the current position.
-  std::nullopt_t expected(Expected What) {
-    skipSpace();
-    Diags.report(loc(Pos), diag::err_schema_expected)
-        << static_cast<unsigned>(What) << range(Pos, Pos + 1);
-    return std::nullopt;
-  }
-
-  // Grammar.
-  bool parseOperatorName(OperatorName &Name);
-  bool parseArguments(FunctionSchema &Schema);
-  bool parseType(const Type *&Ty, std::optional<AliasAnnotation> &Annotation,
+  void report(const SyntaxError &E);
+  bool buildType(const sk::schema::TypeSyntax &Syntax, const Type *&Ty,
+                 std::optional<AliasAnnotation> &Annotation,
                  SMRange &TypeRange);
-  bool parseAnnotation(AliasAnnotation &Annotation);
-  bool parseDefault(DefaultValue &Default);
-  bool parseReturns(FunctionSchema &Schema);
-  bool parseReturn(Return &R);
 
   // Rules over the parsed pieces.
   bool checkName(const OperatorName &Name);
@@ -116,27 +55,138 @@ private:
   const YAMLScalar &Text;
   TypeContext &Types;
   DiagnosticsEngine &Diags;
-  size_t Pos = 0;
 };
 
 } // namespace
 
-std::optional<FunctionSchema> SchemaParser::parse() {
+/// Suggests the base type closest to \p Name, or returns an empty string.
+static std::string suggestBaseType(StringRef Name) {
+  SmallVector<StringRef, 24> Candidates;
+  sk::schema::forEachBaseTypeSpelling(
+      [&](std::string_view S) { Candidates.push_back(S); });
+  return suggestClosest(Name, Candidates);
+}
+
+void SchemaBuilder::report(const SyntaxError &E) {
+  SMLoc Loc = loc(E.Offset);
+  SMRange Range = range(E.Span);
+  switch (E.K) {
+  case SyntaxError::Expected:
+    Diags.report(Loc, diag::err_schema_expected)
+        << StringRef(sk::schema::describe(E.What)) << Range;
+    return;
+  case SyntaxError::NestedNamespace:
+    Diags.report(Loc, diag::err_schema_nested_namespace)
+        << slice(E.Span) << Range;
+    return;
+  case SyntaxError::UnknownType: {
+    StringRef Name = slice(E.Span);
+    std::string Suggestion = suggestBaseType(Name);
+    if (Suggestion.empty())
+      Diags.report(Loc, diag::err_schema_unknown_type) << Name << Range;
+    else
+      Diags.report(Loc, diag::err_schema_unknown_type_suggest)
+          << Name << Suggestion << Range
+          << FixItHint::replace(Range, Suggestion);
+    return;
+  }
+  case SyntaxError::TypeTooDeep:
+    Diags.report(Loc, diag::err_schema_type_too_deep)
+        << sk::schema::MaxTypeNesting << Range;
+    return;
+  case SyntaxError::BadListSize:
+    Diags.report(Loc, diag::err_schema_bad_list_size) << slice(E.Span) << Range;
+    return;
+  case SyntaxError::InvalidAnnotation:
+  case SyntaxError::AnnotationWriteSet:
+  case SyntaxError::AnnotationBothSets: {
+    StringRef Body = slice(E.Span).drop_front().drop_back();
+    if (E.K == SyntaxError::InvalidAnnotation)
+      Diags.report(Loc, diag::err_schema_invalid_annotation) << Body << Range;
+    else if (E.K == SyntaxError::AnnotationWriteSet)
+      Diags.report(Loc, diag::err_schema_annotation_write_set)
+          << Body << static_cast<unsigned>(count(Body.split("->").first, '|') + 1)
+          << Range;
+    else
+      Diags.report(Loc, diag::err_schema_annotation_both_sets) << Body << Range;
+    return;
+  }
+  case SyntaxError::KwargMarkerTwice:
+    Diags.report(Loc, diag::err_schema_kwarg_marker_twice) << Range;
+    return;
+  case SyntaxError::ReturnDefault:
+    Diags.report(Loc, diag::err_schema_return_default) << Range;
+    return;
+  }
+  llvm_unreachable("unknown schema syntax error");
+}
+
+bool SchemaBuilder::buildType(const sk::schema::TypeSyntax &Syntax,
+                              const Type *&Ty,
+                              std::optional<AliasAnnotation> &Annotation,
+                              SMRange &TypeRange) {
+  Ty = Syntax.Base ? Types.getBase(*Syntax.Base)
+                   : Types.getCustomClass(Syntax.ClassName);
+  for (const sk::schema::TypeSuffix &S : Syntax.Suffixes)
+    Ty = S.IsList ? Types.getList(Ty, S.ListSize) : Types.getOptional(Ty);
+  TypeRange = range(Syntax.Span);
+  if (!Syntax.Alias)
+    return true;
+  Annotation.emplace();
+  Annotation->Before = Syntax.Alias->Before;
+  Annotation->IsWrite = Syntax.Alias->IsWrite;
+  Annotation->After = Syntax.Alias->After;
+  Annotation->Range = range(Syntax.Alias->Span);
+  if (Ty->isTensorLike())
+    return true;
+  Diags.report(Annotation->Range.Start, diag::err_schema_annotation_not_tensor)
+      << Ty->getAsString() << Annotation->Range;
+  return false;
+}
+
+std::optional<FunctionSchema> SchemaBuilder::build() {
+  sk::schema::SchemaSyntax Syntax;
+  SyntaxError Error;
+  if (!sk::schema::parseSchema(Src, Syntax, Error)) {
+    report(Error);
+    return std::nullopt;
+  }
+
   FunctionSchema Schema;
-  size_t Start = (skipSpace(), Pos);
-  if (!parseOperatorName(Schema.Name))
-    return std::nullopt;
-  if (!tryConsume("("))
-    return expected(Expected::LParen);
-  if (!parseArguments(Schema))
-    return std::nullopt;
-  if (!tryConsume("->"))
-    return expected(Expected::Arrow);
-  if (!parseReturns(Schema))
-    return std::nullopt;
-  if (!atEnd())
-    return expected(Expected::EndOfSchema);
-  Schema.Range = range(Start, Pos);
+  Schema.Name.Namespace = std::string(Syntax.Namespace);
+  Schema.Name.Name = std::string(Syntax.Name);
+  Schema.Name.Overload = std::string(Syntax.Overload);
+  Schema.Name.Range = range(Syntax.NameSpan);
+  Schema.Name.classify();
+  for (const sk::schema::ArgumentSyntax &S : Syntax.Arguments) {
+    Argument A;
+    if (!buildType(S.Type, A.Ty, A.Annotation, A.TypeRange))
+      return std::nullopt;
+    A.Name = std::string(S.Name);
+    A.NameRange = range(S.NameSpan);
+    if (S.Default) {
+      DefaultValue &D = A.Default.emplace();
+      D.Kind = S.Default->Kind;
+      D.ElementKinds.assign(S.Default->ElementKinds.begin(),
+                            S.Default->ElementKinds.end());
+      D.Spelling = std::string(S.Default->Spelling);
+      D.Range = range(S.Default->Span);
+    }
+    A.IsKwargOnly = S.IsKwargOnly;
+    A.Range = range(S.Span);
+    Schema.Arguments.push_back(std::move(A));
+  }
+  Schema.KwargOnlyStart = Syntax.KwargOnlyStart;
+  for (const sk::schema::ReturnSyntax &S : Syntax.Returns) {
+    Return R;
+    SMRange TypeRange;
+    if (!buildType(S.Type, R.Ty, R.Annotation, TypeRange))
+      return std::nullopt;
+    R.Name = std::string(S.Name);
+    R.Range = range(S.Span);
+    Schema.Returns.push_back(std::move(R));
+  }
+  Schema.Range = range(Syntax.Span);
 
   if (!checkName(Schema.Name) || !partitionArguments(Schema))
     return std::nullopt;
@@ -144,45 +194,7 @@ std::optional<FunctionSchema> SchemaParser::parse() {
   return Schema;
 }
 
-bool SchemaParser::parseOperatorName(OperatorName &Name) {
-  size_t Start = (skipSpace(), Pos);
-  StringRef First = lexIdentifier();
-  if (First.empty())
-    return expected(Expected::OperatorName), false;
-  StringRef OpName = First;
-  if (Src.substr(Pos).starts_with("::")) {
-    Pos += 2;
-    OpName = lexIdentifier();
-    if (OpName.empty())
-      return expected(Expected::OperatorName), false;
-    if (Src.substr(Pos).starts_with("::")) {
-      while (Src.substr(Pos).starts_with("::")) {
-        Pos += 2;
-        OpName = lexIdentifier();
-      }
-      Diags.report(loc(Start), diag::err_schema_nested_namespace)
-          << Src.slice(Start, Pos - OpName.size() - 2)
-          << range(Start, Pos - OpName.size() - 2);
-      return false;
-    }
-    Name.Namespace = First.str();
-  }
-  Name.Name = OpName.str();
-  if (Pos < Src.size() && Src[Pos] == '.') {
-    ++Pos;
-    size_t OverloadStart = Pos;
-    while (Pos < Src.size() && (isAlnum(Src[Pos]) || Src[Pos] == '_'))
-      ++Pos;
-    if (Pos == OverloadStart)
-      return expected(Expected::OverloadName), false;
-    Name.Overload = Src.slice(OverloadStart, Pos).str();
-  }
-  Name.Range = range(Start, Pos);
-  Name.classify();
-  return true;
-}
-
-bool SchemaParser::checkName(const OperatorName &Name) {
+bool SchemaBuilder::checkName(const OperatorName &Name) {
   if (StringRef(Name.Name).ends_with("_out")) {
     Diags.report(Name.Range.Start, diag::err_schema_reserved_out_suffix)
         << Name.Name << Name.Range;
@@ -194,337 +206,6 @@ bool SchemaParser::checkName(const OperatorName &Name) {
         << Name.Name << Name.Range;
     return false;
   }
-  return true;
-}
-
-bool SchemaParser::parseArguments(FunctionSchema &Schema) {
-  if (tryConsume(")"))
-    return true;
-  while (true) {
-    skipSpace();
-    size_t ArgStart = Pos;
-    if (tryConsume("*")) {
-      if (Schema.KwargOnlyStart >= 0) {
-        Diags.report(loc(ArgStart), diag::err_schema_kwarg_marker_twice)
-            << range(ArgStart, Pos);
-        return false;
-      }
-      Schema.KwargOnlyStart = Schema.Arguments.size();
-    } else {
-      Argument A;
-      if (!parseType(A.Ty, A.Annotation, A.TypeRange))
-        return false;
-      skipSpace();
-      size_t NameStart = Pos;
-      StringRef Name = lexIdentifier();
-      if (Name.empty())
-        return expected(Expected::ArgumentName), false;
-      A.Name = Name.str();
-      A.NameRange = range(NameStart, Pos);
-      if (tryConsume("=")) {
-        A.Default.emplace();
-        if (!parseDefault(*A.Default))
-          return false;
-      }
-      A.Range = range(ArgStart, Pos);
-      A.IsKwargOnly = Schema.KwargOnlyStart >= 0;
-      Schema.Arguments.push_back(std::move(A));
-    }
-    if (tryConsume(")"))
-      return true;
-    if (!tryConsume(","))
-      return expected(Expected::RParenOrComma), false;
-  }
-}
-
-/// Suggests the base type closest to \p Name, or returns an empty string.
-static std::string suggestBaseType(StringRef Name) {
-  SmallVector<StringRef, 20> Candidates;
-#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind) Candidates.push_back(Spelling);
-#include "sk/core/SchemaBaseTypes.def"
-  return suggestClosest(Name, Candidates);
-}
-
-bool SchemaParser::parseType(const Type *&Ty,
-                             std::optional<AliasAnnotation> &Annotation,
-                             SMRange &TypeRange) {
-  skipSpace();
-  size_t Start = Pos;
-  StringRef Name = lexIdentifier();
-  if (Name.empty())
-    return expected(Expected::ArgumentType), false;
-
-  static constexpr StringLiteral CustomClassPrefix = "__torch__.torch.classes.";
-  if (Name == "__torch__" && Src.substr(Start).starts_with(CustomClassPrefix)) {
-    Pos = Start + CustomClassPrefix.size();
-    size_t ClassStart = Pos;
-    while (Pos < Src.size() &&
-           (isAlnum(Src[Pos]) || Src[Pos] == '_' || Src[Pos] == '.'))
-      ++Pos;
-    Ty = Types.getCustomClass(Src.slice(ClassStart, Pos));
-  } else if (std::optional<BaseTypeKind> K = lookupBaseType(Name)) {
-    Ty = Types.getBase(*K);
-  } else {
-    std::string Suggestion = suggestBaseType(Name);
-    if (Suggestion.empty()) {
-      Diags.report(loc(Start), diag::err_schema_unknown_type)
-          << Name << range(Start, Pos);
-    } else {
-      Diags.report(loc(Start), diag::err_schema_unknown_type_suggest)
-          << Name << Suggestion << range(Start, Pos)
-          << FixItHint::replace(range(Start, Pos), Suggestion);
-    }
-    return false;
-  }
-
-  // The annotation sits right after the base type: `Tensor(a!)[]`.
-  if (Pos < Src.size() && Src[Pos] == '(') {
-    Annotation.emplace();
-    if (!parseAnnotation(*Annotation))
-      return false;
-  }
-
-  // Suffixes apply left to right: `int[]?` is an optional list. PyTorch
-  // nests two deep at most (`Tensor?[]`); a bound keeps every recursive walk
-  // of a type (printing, C++ types) within the stack.
-  unsigned Depth = 0;
-  while (Pos < Src.size()) {
-    if ((Src[Pos] == '?' || Src[Pos] == '[') && ++Depth > MaxTypeNesting) {
-      Diags.report(loc(Pos), diag::err_schema_type_too_deep)
-          << MaxTypeNesting << range(Start, Pos);
-      return false;
-    }
-    if (Src[Pos] == '?') {
-      ++Pos;
-      Ty = Types.getOptional(Ty);
-      continue;
-    }
-    if (Src[Pos] != '[')
-      break;
-    size_t SizeStart = ++Pos;
-    while (Pos < Src.size() && Src[Pos] != ']' && Src[Pos] != ',' &&
-           Src[Pos] != ')')
-      ++Pos;
-    if (Pos == Src.size() || Src[Pos] != ']')
-      return expected(Expected::ListTypeRSquare), false;
-    StringRef SizeText = Src.slice(SizeStart, Pos);
-    unsigned Size = 0;
-    if (!SizeText.empty() && (SizeText.getAsInteger(10, Size) || Size == 0)) {
-      Diags.report(loc(SizeStart), diag::err_schema_bad_list_size)
-          << SizeText << range(SizeStart, Pos);
-      return false;
-    }
-    ++Pos;
-    Ty = Types.getList(Ty, Size);
-  }
-  TypeRange = range(Start, Pos);
-
-  if (Annotation && !Ty->isTensorLike()) {
-    Diags.report(Annotation->Range.Start,
-                 diag::err_schema_annotation_not_tensor)
-        << Ty->getAsString() << Annotation->Range;
-    return false;
-  }
-  return true;
-}
-
-/// Lexes `a|b|c` at \p Pos into \p Sets; false if there is no letter.
-static bool lexAliasSets(StringRef Src, size_t &Pos, std::string &Sets) {
-  while (true) {
-    if (Pos >= Src.size() || !isLower(Src[Pos]))
-      return false;
-    Sets += Src[Pos++];
-    if (Pos >= Src.size() || Src[Pos] != '|')
-      return true;
-    ++Pos;
-  }
-}
-
-bool SchemaParser::parseAnnotation(AliasAnnotation &Annotation) {
-  size_t Open = Pos++;
-  size_t Close = Src.find(')', Pos);
-  if (Close == StringRef::npos) {
-    Pos = Src.size();
-    return expected(Expected::AnnotationRParen), false;
-  }
-  StringRef Body = Src.slice(Pos, Close);
-  Annotation.Range = range(Open, Close + 1);
-
-  // The grammar of torchgen's regex:
-  //   [a-z](\|[a-z])* !? ( -> (\*|[a-z](\|[a-z])*) )?
-  size_t P = 0;
-  bool Valid = lexAliasSets(Body, P, Annotation.Before);
-  if (Valid && P < Body.size() && Body[P] == '!') {
-    Annotation.IsWrite = true;
-    ++P;
-  }
-  if (Valid && P < Body.size()) {
-    StringRef Rest = Body.substr(P).ltrim();
-    Valid = Rest.consume_front("->");
-    Rest = Rest.ltrim();
-    size_t AfterPos = Body.size() - Rest.size();
-    if (Valid && Rest == "*")
-      Annotation.After = "*";
-    else if (Valid)
-      Valid = lexAliasSets(Body, AfterPos, Annotation.After) &&
-              AfterPos == Body.size();
-  }
-  Pos = Close + 1;
-  if (!Valid) {
-    Diags.report(loc(Open + 1), diag::err_schema_invalid_annotation)
-        << Body << Annotation.Range;
-    return false;
-  }
-  if (Annotation.IsWrite && Annotation.Before.size() > 1) {
-    Diags.report(loc(Open + 1), diag::err_schema_annotation_write_set)
-        << Body << Annotation.Before.size() << Annotation.Range;
-    return false;
-  }
-  if (Annotation.Before.size() > 1 && Annotation.After.size() > 1) {
-    Diags.report(loc(Open + 1), diag::err_schema_annotation_both_sets)
-        << Body << Annotation.Range;
-    return false;
-  }
-  return true;
-}
-
-/// Classifies a scalar literal of a default value; std::nullopt if it is
-/// not one.
-static std::optional<DefaultValue::DefaultKind>
-classifyScalarLiteral(StringRef S) {
-  if (S == "True" || S == "False")
-    return DefaultValue::DK_Bool;
-  if (S == "None")
-    return DefaultValue::DK_None;
-  StringRef Unsigned = S;
-  Unsigned.consume_front("-");
-  if (Unsigned == "inf" || Unsigned == "nan")
-    return DefaultValue::DK_Float;
-  if (!Unsigned.empty() && all_of(Unsigned, isDigit))
-    return DefaultValue::DK_Int;
-  // [0-9]*\.?[0-9]*([eE][+-]?[0-9]+)? with at least one digit before the
-  // exponent and a '.' or an exponent.
-  size_t P = 0, Digits = 0;
-  bool Dot = false, Exponent = false;
-  while (P < Unsigned.size() && isDigit(Unsigned[P]))
-    ++P, ++Digits;
-  if (P < Unsigned.size() && Unsigned[P] == '.') {
-    Dot = true;
-    ++P;
-    while (P < Unsigned.size() && isDigit(Unsigned[P]))
-      ++P, ++Digits;
-  }
-  if (Digits && P < Unsigned.size() && (Unsigned[P] == 'e' || Unsigned[P] == 'E')) {
-    ++P;
-    if (P < Unsigned.size() && (Unsigned[P] == '+' || Unsigned[P] == '-'))
-      ++P;
-    size_t ExpStart = P;
-    while (P < Unsigned.size() && isDigit(Unsigned[P]))
-      ++P;
-    Exponent = P != ExpStart;
-    if (!Exponent)
-      return std::nullopt;
-  }
-  if (Digits && P == Unsigned.size() && (Dot || Exponent))
-    return DefaultValue::DK_Float;
-  if (!S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
-      all_of(S, [](char C) { return isAlnum(C) || C == '_'; }))
-    return DefaultValue::DK_Identifier;
-  return std::nullopt;
-}
-
-bool SchemaParser::parseDefault(DefaultValue &Default) {
-  skipSpace();
-  size_t Start = Pos;
-  if (Pos < Src.size() && (Src[Pos] == '\'' || Src[Pos] == '"')) {
-    char Quote = Src[Pos++];
-    while (Pos < Src.size() && Src[Pos] != Quote)
-      Pos += Src[Pos] == '\\' ? 2 : 1;
-    if (Pos >= Src.size()) {
-      Pos = Src.size();
-      return expected(Expected::ClosingQuote), false;
-    }
-    ++Pos;
-    Default.Kind = DefaultValue::DK_String;
-  } else if (Pos < Src.size() && Src[Pos] == '[') {
-    size_t Close = Src.find(']', Pos);
-    size_t Stop = Src.find_first_of("()", Pos);
-    if (Close == StringRef::npos || Close > Stop) {
-      Pos = std::min(Stop, Src.size());
-      return expected(Expected::RSquare), false;
-    }
-    StringRef Body = Src.slice(Pos + 1, Close).trim();
-    Default.Kind = DefaultValue::DK_List;
-    if (!Body.empty()) {
-      SmallVector<StringRef, 4> Elements;
-      Body.split(Elements, ',');
-      size_t ElementStart = Pos + 1;
-      for (StringRef E : Elements) {
-        std::optional<DefaultValue::DefaultKind> K =
-            classifyScalarLiteral(E.trim());
-        if (!K) {
-          Pos = ElementStart + (E.size() - E.ltrim().size());
-          return expected(Expected::DefaultValue), false;
-        }
-        Default.ElementKinds.push_back(*K);
-        ElementStart += E.size() + 1;
-      }
-    }
-    Pos = Close + 1;
-  } else {
-    while (Pos < Src.size() && Src[Pos] != ',' && Src[Pos] != ')' &&
-           !isSpace(Src[Pos]))
-      ++Pos;
-    std::optional<DefaultValue::DefaultKind> K =
-        classifyScalarLiteral(Src.slice(Start, Pos));
-    if (!K) {
-      Pos = Start;
-      return expected(Expected::DefaultValue), false;
-    }
-    Default.Kind = *K;
-  }
-  Default.Spelling = Src.slice(Start, Pos).str();
-  Default.Range = range(Start, Pos);
-  return true;
-}
-
-bool SchemaParser::parseReturns(FunctionSchema &Schema) {
-  if (!tryConsume("(")) {
-    Return R;
-    if (!parseReturn(R))
-      return false;
-    Schema.Returns.push_back(std::move(R));
-    return true;
-  }
-  if (tryConsume(")"))
-    return true;
-  while (true) {
-    Return R;
-    if (!parseReturn(R))
-      return false;
-    Schema.Returns.push_back(std::move(R));
-    if (tryConsume(")"))
-      return true;
-    if (!tryConsume(","))
-      return expected(Expected::RParenOrCommaAfterReturn), false;
-  }
-}
-
-bool SchemaParser::parseReturn(Return &R) {
-  skipSpace();
-  size_t Start = Pos;
-  SMRange TypeRange;
-  if (peek() == 0 || peek() == ')' || peek() == ',')
-    return expected(Expected::ReturnType), false;
-  if (!parseType(R.Ty, R.Annotation, TypeRange))
-    return false;
-  R.Name = lexIdentifier().str();
-  if (peek() == '=') {
-    Diags.report(loc(Pos), diag::err_schema_return_default)
-        << range(Pos, Pos + 1);
-    return false;
-  }
-  R.Range = range(Start, Pos);
   return true;
 }
 
@@ -547,7 +228,7 @@ static bool isTensorOptionsGroup(const FunctionSchema &Schema, unsigned I) {
   return true;
 }
 
-bool SchemaParser::partitionArguments(FunctionSchema &Schema) {
+bool SchemaBuilder::partitionArguments(FunctionSchema &Schema) {
   StringSet<> Names;
   for (const Argument &A : Schema.Arguments) {
     if (!Names.insert(A.Name).second) {
@@ -640,46 +321,46 @@ static bool isEnumeratorOf(BaseTypeKind K, StringRef Spelling) {
 
 /// Whether a scalar literal of kind \p K spelled \p Spelling is a value of
 /// type \p T.
-static bool scalarFits(const Type *T, DefaultValue::DefaultKind K,
+static bool scalarFits(const Type *T, DefaultKind K,
                        StringRef Spelling) {
   if (!T->isBase())
     return false;
   switch (T->getBaseKind()) {
   case BaseTypeKind::Int:
   case BaseTypeKind::SymInt:
-    return K == DefaultValue::DK_Int ||
-           (K == DefaultValue::DK_Identifier &&
+    return K == DefaultKind::Int ||
+           (K == DefaultKind::Identifier &&
             isEnumeratorOf(T->getBaseKind(), Spelling));
   case BaseTypeKind::Float:
-    return K == DefaultValue::DK_Int || K == DefaultValue::DK_Float;
+    return K == DefaultKind::Int || K == DefaultKind::Float;
   case BaseTypeKind::Scalar:
-    return K == DefaultValue::DK_Int || K == DefaultValue::DK_Float ||
-           K == DefaultValue::DK_Bool;
+    return K == DefaultKind::Int || K == DefaultKind::Float ||
+           K == DefaultKind::Bool;
   case BaseTypeKind::Bool:
-    return K == DefaultValue::DK_Bool;
+    return K == DefaultKind::Bool;
   case BaseTypeKind::Str:
   case BaseTypeKind::Device:
-    return K == DefaultValue::DK_String;
+    return K == DefaultKind::String;
   default:
-    return K == DefaultValue::DK_Identifier &&
+    return K == DefaultKind::Identifier &&
            isEnumeratorOf(T->getBaseKind(), Spelling);
   }
 }
 
-bool SchemaParser::checkDefault(const Argument &A) {
+bool SchemaBuilder::checkDefault(const Argument &A) {
   const DefaultValue &D = *A.Default;
   const Type *T = A.Ty;
   bool Fits;
-  if (D.Kind == DefaultValue::DK_None) {
+  if (D.Kind == DefaultKind::None) {
     Fits = T->isOptional();
   } else {
     T = T->stripOptional();
-    if (T->isList() && D.Kind == DefaultValue::DK_List) {
+    if (T->isList() && D.Kind == DefaultKind::List) {
       Fits = all_of(D.ElementKinds, [&](DefaultValue::DefaultKind K) {
         // Elements are checked by kind only; identifiers in lists are rare
         // enough that their spelling does not matter here.
         return scalarFits(T->getElement(), K,
-                          K == DefaultValue::DK_Identifier ? "Mean" : "");
+                          K == DefaultKind::Identifier ? "Mean" : "");
       });
     } else if (T->isList() && T->getListSize() == 0) {
       Diags.report(D.Range.Start, diag::err_schema_list_default_expected)
@@ -689,7 +370,7 @@ bool SchemaParser::checkDefault(const Argument &A) {
       // `int[2] stride=1`: a sized list takes a scalar for every element.
       Fits = scalarFits(T->getElement(), D.Kind, D.Spelling);
     } else {
-      Fits = D.Kind != DefaultValue::DK_List &&
+      Fits = D.Kind != DefaultKind::List &&
              scalarFits(T, D.Kind, D.Spelling);
     }
   }
@@ -700,7 +381,7 @@ bool SchemaParser::checkDefault(const Argument &A) {
   return false;
 }
 
-void SchemaParser::checkCanonical(const FunctionSchema &Schema) {
+void SchemaBuilder::checkCanonical(const FunctionSchema &Schema) {
   std::string Canonical = Schema.getAsString();
   if (Canonical == Src)
     return;
@@ -712,7 +393,7 @@ void SchemaParser::checkCanonical(const FunctionSchema &Schema) {
 std::optional<FunctionSchema> parseFunctionSchema(const YAMLScalar &Text,
                                                   TypeContext &Types,
                                                   DiagnosticsEngine &Diags) {
-  return SchemaParser(Text, Types, Diags).parse();
+  return SchemaBuilder(Text, Types, Diags).build();
 }
 
 std::optional<OperatorName> parseOperatorName(StringRef Text) {

@@ -28,6 +28,22 @@ static const CppType *optional(const CppType *T) {
   return CppType::getOptional(T);
 }
 
+// Which schema types have a C++ type is one rule, shared with the runtime's
+// registration check: sk::schema::TypeShape (Note [Runtime types of schema
+// types]). The functions below print those types, and only those; a type
+// the rule admits but they miss comes back null, which the vocabulary test
+// (test/unit/Vocabulary) catches.
+
+static bool hasArgumentCppType(const Type *T) {
+  std::optional<sk::schema::TypeShape> S = T->getShape();
+  return S && S->hasArgumentCppType();
+}
+
+static bool hasReturnCppType(const Type *T) {
+  std::optional<sk::schema::TypeShape> S = T->getShape();
+  return S && S->hasReturnCppType();
+}
+
 /// The type of a value of base type \p K (no references), or null.
 static const CppType *getValueType(BaseTypeKind K) {
   switch (K) {
@@ -52,8 +68,6 @@ static const CppType *getValueType(BaseTypeKind K) {
   case BaseTypeKind::MemoryFormat:
     return sk("MemoryFormat");
   default:
-    // Dimname, DeviceIndex, Layout, QScheme, Storage, Stream, GraphModule,
-    // ... have no runtime type.
     return nullptr;
   }
 }
@@ -102,6 +116,8 @@ static const CppType *getCommonType(const Type *T) {
 
 const CppType *getStructuredType(const Argument &A) {
   const Type *T = A.Ty;
+  if (!hasArgumentCppType(T))
+    return nullptr;
   // Never a mutable reference: outputs are written through the MetaBase
   // machinery, not by reassigning parameters.
   if (T->isBase(BaseTypeKind::Tensor))
@@ -115,6 +131,8 @@ const CppType *getStructuredType(const Argument &A) {
 
 const CppType *getNativeType(const Argument &A) {
   const Type *T = A.Ty;
+  if (!hasArgumentCppType(T))
+    return nullptr;
   if (T->isBase(BaseTypeKind::Tensor))
     return A.isWrite() ? ref(sk("Tensor")) : constRef(sk("Tensor"));
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Tensor))
@@ -127,6 +145,8 @@ const CppType *getNativeType(const Argument &A) {
 /// The return type of \p R, or null.
 static const CppType *getReturnType(const Return &R) {
   const Type *T = R.Ty;
+  if (!hasReturnCppType(T))
+    return nullptr;
   if (T->isBase(BaseTypeKind::Tensor))
     return R.isWrite() ? ref(sk("Tensor")) : sk("Tensor");
   if (T->isList() && T->getElement()->isBase(BaseTypeKind::Tensor))

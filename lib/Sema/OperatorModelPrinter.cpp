@@ -71,7 +71,7 @@ static json::Object toJSON(const NativeFunction &F,
   for (const PrecomputedLine &L : F.Precomputed) {
     json::Array Fields;
     for (const PrecomputedLine::Field &Field : L.Fields)
-      Fields.push_back(json::Object{{"type", getBaseTypeSpelling(Field.Ty)},
+      Fields.push_back(json::Object{{"type", StringRef(sk::schema::getSpelling(Field.Ty))},
                                     {"name", Field.Name}});
     Precomputed.push_back(json::Object{
         {"replaces", L.Replaces.empty() ? json::Value(nullptr)
@@ -150,7 +150,7 @@ void printOperatorModel(const OperatorModel &Model, const SourceMgr &SM,
       OS << "  precompute: " << (L.Replaces.empty() ? "+" : L.Replaces)
          << " ->";
       for (const PrecomputedLine::Field &Field : L.Fields)
-        OS << ' ' << getBaseTypeSpelling(Field.Ty) << ' ' << Field.Name;
+        OS << ' ' << sk::schema::getSpelling(Field.Ty) << ' ' << Field.Name;
       OS << '\n';
     }
     for (const BackendKernel &K : F.Dispatch) {

@@ -175,7 +175,7 @@ bool OperatorModelBuilder::checkPrecomputed(NativeFunction &F) {
             << Text << Line.getRange();
         return false;
       }
-      std::optional<BaseTypeKind> Ty = lookupBaseType(TypeName);
+      std::optional<BaseTypeKind> Ty = sk::schema::lookupBaseType(TypeName);
       if (!Ty) {
         Diags.report(Line.locAt(Start), diag::err_precomputed_unknown_type)
             << TypeName << Name << Line.rangeAt(Start, TypeName.size());

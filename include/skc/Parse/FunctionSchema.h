@@ -20,6 +20,9 @@
 #ifndef SKC_PARSE_FUNCTIONSCHEMA_H
 #define SKC_PARSE_FUNCTIONSCHEMA_H
 
+#include "sk/schema/BaseType.h"
+#include "sk/schema/SchemaSyntax.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,14 +40,8 @@ class raw_ostream;
 
 namespace skc {
 
-/// The base types of the schema language, in torchgen's BaseTy order.
-enum class BaseTypeKind : uint8_t {
-#define SK_BASE_TYPE(Enumerator, Spelling, RuntimeKind) Enumerator,
-#include "sk/core/SchemaBaseTypes.def"
-};
-
-llvm::StringRef getBaseTypeSpelling(BaseTypeKind K);
-std::optional<BaseTypeKind> lookupBaseType(llvm::StringRef Spelling);
+/// The base types of the schema language, shared with the runtime.
+using BaseTypeKind = sk::schema::BaseType;
 
 /// A schema type: `Tensor`, `int?`, `Tensor?[]`, `int[2]`, or a custom class.
 /// Uniqued by TypeContext; compare with ==.
@@ -82,6 +79,9 @@ public:
   bool isTensorLike() const;
   /// Strips one level of `?`.
   const Type *stripOptional() const { return isOptional() ? Element : this; }
+  /// What the runtime holds of this type; std::nullopt when it cannot hold
+  /// it. Its methods say whether the type has a runtime C++ type.
+  std::optional<sk::schema::TypeShape> getShape() const;
 
   void print(llvm::raw_ostream &OS) const;
   std::string getAsString() const;
@@ -141,18 +141,10 @@ struct AliasAnnotation {
 /// A default value, kept as written (`[-2,-1]` and `[-2, -1]` both occur in
 /// PyTorch's file) and classified.
 struct DefaultValue {
-  enum DefaultKind : uint8_t {
-    DK_None,
-    DK_Bool,
-    DK_Int,
-    DK_Float,
-    DK_String,
-    DK_List,
-    DK_Identifier
-  };
-  DefaultKind Kind = DK_None;
+  using DefaultKind = sk::schema::DefaultKind;
+  DefaultKind Kind = DefaultKind::None;
   std::string Spelling;
-  /// For DK_List: the kinds of the elements.
+  /// For lists: the kinds of the elements.
   llvm::SmallVector<DefaultKind, 2> ElementKinds;
   llvm::SMRange Range;
 };

@@ -46,7 +46,7 @@ template <typename T, typename = void> struct Boxer {
 };
 
 /// The schema type of a C++ type, spelled as a schema would.
-inline SchemaType schemaType(SchemaType::BaseKind Base, const char *Spelling,
+inline SchemaType schemaType(ValueKind Base, const char *Spelling,
                              bool IsList = false, uint8_t ListSize = 0) {
   SchemaType T;
   T.Base = Base;
@@ -62,63 +62,63 @@ template <> struct Boxer<Tensor> {
   static IValue box(const Tensor &T) { return IValue(T); }
   static Tensor &unbox(IValue &V) { return V.toTensor(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Tensor, "Tensor");
+    return detail::schemaType(ValueKind::Tensor, "Tensor");
   }
 };
 template <> struct Boxer<int64_t> {
   static IValue box(int64_t I) { return IValue(I); }
   static int64_t unbox(IValue &V) { return V.toInt(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Int, "int");
+    return detail::schemaType(ValueKind::Int, "int");
   }
 };
 template <> struct Boxer<double> {
   static IValue box(double D) { return IValue(D); }
   static double unbox(IValue &V) { return V.toDouble(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Float, "float");
+    return detail::schemaType(ValueKind::Float, "float");
   }
 };
 template <> struct Boxer<bool> {
   static IValue box(bool B) { return IValue(B); }
   static bool unbox(IValue &V) { return V.toBool(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Bool, "bool");
+    return detail::schemaType(ValueKind::Bool, "bool");
   }
 };
 template <> struct Boxer<Scalar> {
   static IValue box(const Scalar &S) { return IValue(S); }
   static Scalar unbox(IValue &V) { return V.toScalar(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Scalar, "Scalar");
+    return detail::schemaType(ValueKind::Scalar, "Scalar");
   }
 };
 template <> struct Boxer<std::string_view> {
   static IValue box(std::string_view S) { return IValue(std::string(S)); }
   static std::string_view unbox(IValue &V) { return V.toStringRef(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Str, "str");
+    return detail::schemaType(ValueKind::Str, "str");
   }
 };
 template <> struct Boxer<std::string> {
   static IValue box(const std::string &S) { return IValue(S); }
   static const std::string &unbox(IValue &V) { return V.toStringRef(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Str, "str");
+    return detail::schemaType(ValueKind::Str, "str");
   }
 };
 template <> struct Boxer<IntArrayRef> {
   static IValue box(IntArrayRef A) { return IValue(A.vec()); }
   static IntArrayRef unbox(IValue &V) { return V.toIntList(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Int, "int[]", true);
+    return detail::schemaType(ValueKind::Int, "int[]", true);
   }
 };
 template <> struct Boxer<std::vector<int64_t>> {
   static IValue box(std::vector<int64_t> A) { return IValue(std::move(A)); }
   static const std::vector<int64_t> &unbox(IValue &V) { return V.toIntList(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Int, "int[]", true);
+    return detail::schemaType(ValueKind::Int, "int[]", true);
   }
 };
 /// `float[]`.
@@ -126,7 +126,7 @@ template <> struct Boxer<ArrayRef<double>> {
   static IValue box(ArrayRef<double> A) { return IValue(A.vec()); }
   static ArrayRef<double> unbox(IValue &V) { return V.toDoubleList(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Float, "float[]", true);
+    return detail::schemaType(ValueKind::Float, "float[]", true);
   }
 };
 /// `Scalar[]`.
@@ -134,7 +134,7 @@ template <> struct Boxer<ArrayRef<Scalar>> {
   static IValue box(ArrayRef<Scalar> A) { return IValue(A.vec()); }
   static ArrayRef<Scalar> unbox(IValue &V) { return V.toScalarList(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Scalar, "Scalar[]", true);
+    return detail::schemaType(ValueKind::Scalar, "Scalar[]", true);
   }
 };
 /// `bool[N]` (`output_mask` of backward ops). The stack holds a
@@ -155,7 +155,7 @@ template <size_t N> struct Boxer<std::array<bool, N>> {
     return A;
   }
   static SchemaType schemaType() {
-    SchemaType T = detail::schemaType(SchemaType::Bool, "", true, N);
+    SchemaType T = detail::schemaType(ValueKind::Bool, "", true, N);
     T.Spelling = "bool[" + std::to_string(N) + "]";
     return T;
   }
@@ -164,7 +164,7 @@ template <> struct Boxer<TensorList> {
   static IValue box(TensorList L) { return IValue(L.vec()); }
   static TensorList unbox(IValue &V) { return V.toTensorList(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Tensor, "Tensor[]", true);
+    return detail::schemaType(ValueKind::Tensor, "Tensor[]", true);
   }
 };
 template <> struct Boxer<std::vector<Tensor>> {
@@ -173,7 +173,7 @@ template <> struct Boxer<std::vector<Tensor>> {
     return V.toTensorList();
   }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Tensor, "Tensor[]", true);
+    return detail::schemaType(ValueKind::Tensor, "Tensor[]", true);
   }
 };
 template <> struct Boxer<ScalarType> {
@@ -182,7 +182,7 @@ template <> struct Boxer<ScalarType> {
     return static_cast<ScalarType>(V.toInt());
   }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::ScalarType, "ScalarType");
+    return detail::schemaType(ValueKind::ScalarType, "ScalarType");
   }
 };
 template <> struct Boxer<MemoryFormat> {
@@ -191,14 +191,14 @@ template <> struct Boxer<MemoryFormat> {
     return static_cast<MemoryFormat>(V.toInt());
   }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::MemoryFormat, "MemoryFormat");
+    return detail::schemaType(ValueKind::MemoryFormat, "MemoryFormat");
   }
 };
 template <> struct Boxer<Device> {
   static IValue box(Device D) { return IValue(D); }
   static Device unbox(IValue &V) { return V.toDevice(); }
   static SchemaType schemaType() {
-    return detail::schemaType(SchemaType::Device, "Device");
+    return detail::schemaType(ValueKind::Device, "Device");
   }
 };
 /// A random generator is passed by pointer; null means the default one.
@@ -208,7 +208,7 @@ template <> struct Boxer<Generator *> {
     return V.isNone() ? nullptr : V.toGenerator();
   }
   static SchemaType schemaType() {
-    SchemaType T = detail::schemaType(SchemaType::Generator, "Generator?");
+    SchemaType T = detail::schemaType(ValueKind::Generator, "Generator?");
     T.IsOptional = true;
     return T;
   }

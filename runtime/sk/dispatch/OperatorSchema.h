@@ -10,13 +10,15 @@
 /// the name, and per argument and return a compact type (base type, `?`,
 /// `[]`), the name, whether it is written to, and whether it has a default.
 /// It checks kernel signatures against schemas at registration, boxes and
-/// unboxes calls, and names arguments in traces. (skc's compiler has the
-/// full grammar with diagnostics; the runtime links nothing of it.)
+/// unboxes calls, and names arguments in traces. The grammar is skc's own
+/// (sk/schema/SchemaSyntax.h); skc adds the rules over it, with diagnostics.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef SK_DISPATCH_OPERATORSCHEMA_H
 #define SK_DISPATCH_OPERATORSCHEMA_H
+
+#include "sk/schema/TypeShape.h"
 
 #include <cstdint>
 #include <ostream>
@@ -42,34 +44,12 @@ struct OperatorName {
 
 std::ostream &operator<<(std::ostream &OS, const OperatorName &N);
 
-/// A schema type reduced to what boxing and signature checks need:
-/// `Tensor?[]` is {Tensor, list, optional elements}, `int[2]?` is {Int,
-/// optional, list of 2}. SymInt is Int: the runtime has no symbolic sizes.
-struct SchemaType {
-  enum BaseKind : uint8_t {
-    Tensor,
-    Int,
-    Float,
-    Bool,
-    Str,
-    Scalar,
-    ScalarType,
-    Device,
-    MemoryFormat,
-    Layout,
-    Generator,
-    Dimname,
-    /// QScheme, Storage, Stream, ...: parsed, never run.
-    Other,
-  };
-  BaseKind Base = Other;
-  /// `T?` or `T[]?`.
-  bool IsOptional = false;
-  bool IsList = false;
-  /// `T?[]`.
-  bool IsElementOptional = false;
-  /// The length of a fixed-size list (`int[2]`); 0 for any length.
-  uint8_t ListSize = 0;
+using schema::ValueKind;
+
+/// A schema type as the runtime holds it: its shape (base value kind, `?`,
+/// `[]`; sk/schema/TypeShape.h) and its spelling. `Tensor?[]` is {Tensor,
+/// list, optional elements}; `int[2]?` is {Int, optional, list of 2}.
+struct SchemaType : schema::TypeShape {
   /// The type as written, without alias annotation: `Tensor?[]`, `SymInt[2]`.
   std::string Spelling;
 
@@ -81,13 +61,6 @@ struct SchemaType {
            (ListSize == O.ListSize || ListSize == 0 || O.ListSize == 0);
   }
   bool operator!=(const SchemaType &O) const { return !(*this == O); }
-
-  /// Whether an argument of this type has a runtime C++ type, that is
-  /// whether skc maps it to one (lib/Sema/KernelSignature.cpp,
-  /// getNativeType); Note [Runtime types of schema types].
-  bool hasArgumentCppType() const;
-  /// The same for a return (KernelSignature.cpp, getReturnType).
-  bool hasReturnCppType() const;
 };
 
 struct SchemaArgument {

@@ -184,7 +184,7 @@ std::optional<IValue> parseDefault(const SchemaArgument &A) {
       return std::nullopt;
     return V;
   };
-  if (T.IsList && T.Base == SchemaType::Int) {
+  if (T.IsList && T.Base == ValueKind::Int) {
     std::vector<int64_t> Values;
     if (D.size() >= 2 && D.front() == '[') {
       std::istringstream In(D.substr(1, D.size() - 2));
@@ -206,31 +206,31 @@ std::optional<IValue> parseDefault(const SchemaArgument &A) {
   if (T.IsList)
     return std::nullopt;
   switch (T.Base) {
-  case SchemaType::Int:
+  case ValueKind::Int:
     if (auto V = ParseInt(D))
       return IValue(*V);
     return std::nullopt;
-  case SchemaType::Float:
+  case ValueKind::Float:
     return IValue(std::strtod(D.c_str(), nullptr));
-  case SchemaType::Bool:
+  case ValueKind::Bool:
     return IValue(D == "True");
-  case SchemaType::Scalar:
+  case ValueKind::Scalar:
     if (D.find_first_of(".e") != std::string::npos)
       return IValue(std::strtod(D.c_str(), nullptr));
     if (auto V = ParseInt(D))
       return IValue(*V);
     return std::nullopt;
-  case SchemaType::Str:
+  case ValueKind::Str:
     if (D.size() >= 2)
       return IValue(D.substr(1, D.size() - 2));
     return std::nullopt;
-  case SchemaType::ScalarType:
+  case ValueKind::ScalarType:
     if (D == "long")
       return IValue(static_cast<int64_t>(kLong));
     if (D == "float")
       return IValue(static_cast<int64_t>(kFloat));
     return std::nullopt;
-  case SchemaType::MemoryFormat:
+  case ValueKind::MemoryFormat:
     if (D == "contiguous_format")
       return IValue(static_cast<int64_t>(MemoryFormat::Contiguous));
     return std::nullopt;
@@ -246,17 +246,17 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
   if (T.IsList) {
     size_t N = T.ListSize ? T.ListSize : 2;
     switch (T.Base) {
-    case SchemaType::Int:
+    case ValueKind::Int:
       Pool = {IValue(std::vector<int64_t>(N, 1)),
               IValue(std::vector<int64_t>{0}),
               IValue(std::vector<int64_t>{-1}),
               IValue(std::vector<int64_t>(N, 2)),
               IValue(std::vector<int64_t>{}), IValue(LastSizeMarker)};
       break;
-    case SchemaType::Float:
+    case ValueKind::Float:
       Pool = {IValue(std::vector<double>(N, 2.0))};
       break;
-    case SchemaType::Bool:
+    case ValueKind::Bool:
       Pool = {IValue(std::vector<bool>(N, true))};
       break;
     default:
@@ -264,40 +264,40 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
     }
   } else {
     switch (T.Base) {
-    case SchemaType::Int:
+    case ValueKind::Int:
       Pool = {IValue(int64_t(1)), IValue(int64_t(0)), IValue(int64_t(-1)),
               IValue(int64_t(2))};
       break;
-    case SchemaType::Float:
+    case ValueKind::Float:
       Pool = {IValue(0.5), IValue(2.0)};
       break;
-    case SchemaType::Bool:
+    case ValueKind::Bool:
       Pool = {IValue(false), IValue(true)};
       break;
-    case SchemaType::Scalar:
+    case ValueKind::Scalar:
       Pool = {IValue(int64_t(2)), IValue(0.5)};
       break;
-    case SchemaType::ScalarType:
+    case ValueKind::ScalarType:
       Pool = {IValue(static_cast<int64_t>(kFloat)),
               IValue(static_cast<int64_t>(kLong)),
               IValue(static_cast<int64_t>(kDouble))};
       break;
-    case SchemaType::MemoryFormat:
+    case ValueKind::MemoryFormat:
       Pool = {IValue(static_cast<int64_t>(MemoryFormat::Contiguous))};
       break;
-    case SchemaType::Str:
+    case ValueKind::Str:
       Pool = {IValue(std::string())};
       break;
-    case SchemaType::Generator:
-    case SchemaType::Device:
+    case ValueKind::Generator:
+    case ValueKind::Device:
       break;
     default:
       SK_CHECK(false, "checkMetaConsistency(): no samples for argument '",
                A.Name, "' of type ", T.Spelling);
     }
   }
-  if (T.IsOptional || T.Base == SchemaType::Generator ||
-      T.Base == SchemaType::Device)
+  if (T.IsOptional || T.Base == ValueKind::Generator ||
+      T.Base == ValueKind::Device)
     Pool.insert(Pool.begin(), IValue());
   // The default, when it can be read, is the base value.
   if (A.HasDefault)
@@ -309,7 +309,7 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
 }
 
 bool isTensorArgument(const SchemaArgument &A) {
-  return A.Type.Base == SchemaType::Tensor;
+  return A.Type.Base == ValueKind::Tensor;
 }
 
 /// The arguments of one sample, on the backend and on Meta.
@@ -342,7 +342,7 @@ Sample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,
         V = IValue(std::vector<int64_t>{
             Plan.First.empty() ? int64_t(1) : Plan.First.back()});
       // A device argument says where the result goes: each run's own.
-      if (A.Type.Base == SchemaType::Device && !A.Type.IsList) {
+      if (A.Type.Base == ValueKind::Device && !A.Type.IsList) {
         S.Backend.push_back(IValue(Backend));
         S.Meta.push_back(IValue(Device(kMeta)));
         Desc << ", " << A.Name << "=<the run's device>";
@@ -465,7 +465,7 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
       NumTensors += A.Type.IsList ? 2 : 1;
     else
       Pools.push_back(getPool(A));
-    HasDevice |= A.Type.Base == SchemaType::Device;
+    HasDevice |= A.Type.Base == ValueKind::Device;
   }
   // Nothing would send such an operator to Meta.
   SK_CHECK(NumTensors != 0 || HasDevice, "checkMetaConsistency(): ", Name,

@@ -51,7 +51,7 @@ TEST(OperatorSchemaTest, ListsOptionalsAndFixedSizes) {
   EXPECT_EQ(S.Arguments[2].Type.ListSize, 2);
   EXPECT_EQ(S.Arguments[2].Default, "[0,1]");
   const SchemaType &Sizes = S.Arguments[3].Type;
-  EXPECT_TRUE(Sizes.Base == SchemaType::Int && Sizes.IsList &&
+  EXPECT_TRUE(Sizes.Base == ValueKind::Int && Sizes.IsList &&
               Sizes.IsOptional);
   EXPECT_EQ(Sizes.Spelling, "SymInt[]?");
   EXPECT_EQ(S.Arguments[4].Type.ListSize, 3);
@@ -98,13 +98,32 @@ TEST(OperatorSchemaTest, MalformedSchemasAreErrorsWithAColumn) {
   SK_EXPECT_ERROR(OperatorSchema::parse("f(Tensor) -> Tensor"),
                   "expected an argument name");
   SK_EXPECT_ERROR(OperatorSchema::parse("f(int[0] a) -> Tensor"),
-                  "a fixed list size must be between 1 and 255");
+                  "list size '0' must be a positive integer at column 7");
   SK_EXPECT_ERROR(OperatorSchema::parse("f(Tensor a) -> Tensor b=1"),
-                  "a return cannot have a default");
+                  "return values cannot have default values at column 24");
   SK_EXPECT_ERROR(OperatorSchema::parse("f(Tensor a) -> Tensor x y"),
-                  "unexpected text after the returns");
+                  "expected end of schema at column 25");
   SK_EXPECT_ERROR(OperatorSchema::parse("f(str a=\"x) -> Tensor"),
-                  "unterminated string");
+                  "expected a closing quote");
+  SK_EXPECT_ERROR(OperatorSchema::parse("a::b::f(Tensor a) -> Tensor"),
+                  "operator namespace 'a::b' must be a single identifier");
+  SK_EXPECT_ERROR(OperatorSchema::parse("f(Tensor(a!|b) a) -> Tensor"),
+                  "invalid alias annotation '(a!|b)' at column 10");
+  SK_EXPECT_ERROR(OperatorSchema::parse("f(int x=[1,y z]) -> Tensor"),
+                  "expected a default value at column 12");
+}
+
+// The grammar is skc's (sk/schema/SchemaSyntax.h); what the runtime cannot
+// hold is the runtime's own error.
+TEST(OperatorSchemaTest, TypesTheRuntimeCannotHoldAreErrors) {
+  SK_EXPECT_ERROR(OperatorSchema::parse("f(int[][] a) -> Tensor"),
+                  "the runtime has no 'int[][]' at column 3");
+  SK_EXPECT_ERROR(OperatorSchema::parse("f(Tensor a) -> Tensor??"),
+                  "the runtime has no 'Tensor??' at column 16");
+  OperatorSchema S = OperatorSchema::parse(
+      "f(__torch__.torch.classes.quantized.Conv2dPackedParamsBase w) -> ()");
+  EXPECT_EQ(S.Arguments[0].Type.Base, ValueKind::Other);
+  EXPECT_FALSE(S.hasCppTypes());
 }
 
 /// The `func:` strings of PyTorch 1.13's native_functions.yaml.

@@ -50,14 +50,14 @@ TEST(SchemaParserTest, ParsesDefaultsOfEveryLiteralForm) {
       "int[1] f=[-2,-1], int[2] g=0, int r=Mean, MemoryFormat m="
       "contiguous_format, ScalarType? t=None, Scalar s=0.5, int[] l=[]) -> ()");
   ASSERT_TRUE(S) << H.firstMessage();
-  EXPECT_EQ(S->Arguments[0].Default->Kind, DefaultValue::DK_Int);
-  EXPECT_EQ(S->Arguments[1].Default->Kind, DefaultValue::DK_Float);
-  EXPECT_EQ(S->Arguments[2].Default->Kind, DefaultValue::DK_Bool);
-  EXPECT_EQ(S->Arguments[3].Default->Kind, DefaultValue::DK_String);
+  EXPECT_EQ(S->Arguments[0].Default->Kind, DefaultValue::DefaultKind::Int);
+  EXPECT_EQ(S->Arguments[1].Default->Kind, DefaultValue::DefaultKind::Float);
+  EXPECT_EQ(S->Arguments[2].Default->Kind, DefaultValue::DefaultKind::Bool);
+  EXPECT_EQ(S->Arguments[3].Default->Kind, DefaultValue::DefaultKind::String);
   EXPECT_EQ(S->Arguments[4].Default->Spelling, "\"x\\\"y\"");
   EXPECT_EQ(S->Arguments[5].Default->Spelling, "[-2,-1]");
-  EXPECT_EQ(S->Arguments[7].Default->Kind, DefaultValue::DK_Identifier);
-  EXPECT_EQ(S->Arguments[9].Default->Kind, DefaultValue::DK_None);
+  EXPECT_EQ(S->Arguments[7].Default->Kind, DefaultValue::DefaultKind::Identifier);
+  EXPECT_EQ(S->Arguments[9].Default->Kind, DefaultValue::DefaultKind::None);
   EXPECT_TRUE(H.Stored.Diagnostics.empty());
 }
 

@@ -50,10 +50,10 @@ static std::string getWrapperName(DispatchKey Key, const EmittedFunction &EF) {
 /// Whether a parameter of type \p T passes tensors: a tensor or an optional
 /// one by reference, or a TensorList.
 static bool isTensorLike(const CppType *T) {
-  const CppType *Tensor = CppType::getRuntime("Tensor");
+  const CppType *Tensor = CppType::get(CppType::Name::Tensor);
   return T == CppType::getConstRef(Tensor) || T == CppType::getRef(Tensor) ||
          T == CppType::getConstRef(CppType::getOptional(Tensor)) ||
-         T == CppType::getRuntime("TensorList");
+         T == CppType::get(CppType::Name::TensorList);
 }
 
 /// The device check of a device-guard backend: out arguments first, then
@@ -71,7 +71,10 @@ static void writeDeviceCheck(raw_ostream &OS, const EmittedFunction &EF,
       Tensors.push_back(&P);
   if (Tensors.size() < 2)
     return;
-  OS << "  ::std::optional<::sk::Device> common_device;\n";
+  OS << "  "
+     << CppType::getOptional(CppType::get(CppType::Name::Device))
+            ->getDeclaration("common_device", /*Qualified=*/true)
+     << ";\n";
   for (const KernelParamSpec *P : Tensors)
     OS << formatv("  ::sk::impl::check_and_update_common_device(common_device, "
                   "{0}, \"{1}\", \"{0}\");\n",
@@ -87,7 +90,7 @@ static void writeDeviceGuard(raw_ostream &OS, const EmittedFunction &EF) {
   const FunctionSchema &S = EF.getSchema();
   for (const KernelParamSpec &P : EF.Sig.Params)
     if (P.Name == "device" &&
-        P.Type == CppType::getOptional(CppType::getRuntime("Device"))) {
+        P.Type == CppType::getOptional(CppType::get(CppType::Name::Device))) {
       OS << "  ::sk::OptionalDeviceGuard device_guard(device);\n";
       return;
     }

@@ -124,7 +124,7 @@ std::string getCppDefaultArgument(const Argument &A, const CppType *T) {
       Out += (Out.empty() ? "" : ", ") + *V;
     }
     // std::array<bool, N> needs the inner braces.
-    if (T->isNamed(CppType::Scope::Std, "array"))
+    if (T->isNamed(CppType::Name::Array))
       return "{{" + Out + "}}";
     return "{" + Out + "}";
   }

@@ -22,7 +22,7 @@ namespace {
 /// Every type made, for the life of the process: they are few (those of the
 /// schemas seen), and a language server checks many files with them.
 struct CppTypeUniquer {
-  using Key = std::tuple<CppType::Kind, CppType::Scope, std::string,
+  using Key = std::tuple<CppType::Kind, CppType::Name,
                          std::vector<const CppType *>, unsigned,
                          const CppType *>;
   std::mutex Lock;
@@ -46,15 +46,26 @@ static const CppType *unique(CppTypeUniquer::Key Key, MakeFn Make) {
   return Slot.get();
 }
 
-const CppType *CppType::get(Scope S, StringRef Name,
-                            ArrayRef<const CppType *> Args, unsigned Size) {
-  return unique({Kind::Named, S, Name.str(),
+namespace {
+struct NameInfo {
+  CppType::Scope S;
+  StringLiteral Spelling;
+};
+} // namespace
+
+static constexpr NameInfo Names[] = {
+#define SKC_CPP_TYPE(Id, In, Spelling) {CppType::Scope::In, Spelling},
+#include "skc/Sema/CppTypeNames.def"
+};
+
+const CppType *CppType::get(Name N, ArrayRef<const CppType *> Args,
+                            unsigned Size) {
+  return unique({Kind::Named, N,
                  std::vector<const CppType *>(Args.begin(), Args.end()), Size,
                  nullptr},
                 [&] {
                   std::unique_ptr<CppType> T(new CppType());
-                  T->TheScope = S;
-                  T->Name = Name.str();
+                  T->TheName = N;
                   T->Args.assign(Args.begin(), Args.end());
                   T->Size = Size;
                   return T;
@@ -62,7 +73,7 @@ const CppType *CppType::get(Scope S, StringRef Name,
 }
 
 const CppType *CppType::getDerived(Kind K, const CppType *T) {
-  return unique({K, Scope::Builtin, "", {}, 0, T}, [K, T] {
+  return unique({K, Name::Void, {}, 0, T}, [K, T] {
     std::unique_ptr<CppType> R(new CppType());
     R->K = K;
     R->Pointee = T;
@@ -93,8 +104,9 @@ std::string CppType::print(bool Qualified) const {
   case Kind::Named:
     break;
   }
+  const NameInfo &Info = Names[static_cast<unsigned>(TheName)];
   std::string Out;
-  switch (TheScope) {
+  switch (Info.S) {
   case Scope::Builtin:
     break;
   case Scope::Std:
@@ -105,7 +117,7 @@ std::string CppType::print(bool Qualified) const {
       Out = "::sk::";
     break;
   }
-  Out += Name;
+  Out += Info.Spelling;
   if (Args.empty())
     return Out;
   SmallVector<std::string, 4> Printed;

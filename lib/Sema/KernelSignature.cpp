@@ -14,11 +14,11 @@ using namespace llvm;
 
 namespace skc {
 
-using Scope = CppType::Scope;
+using Name = CppType::Name;
 
-static const CppType *sk(StringRef Name) { return CppType::getRuntime(Name); }
-static const CppType *builtin(StringRef Name) {
-  return CppType::getBuiltin(Name);
+static const CppType *get(Name N, ArrayRef<const CppType *> Args = {},
+                          unsigned Size = 0) {
+  return CppType::get(N, Args, Size);
 }
 static const CppType *constRef(const CppType *T) {
   return CppType::getConstRef(T);
@@ -48,25 +48,25 @@ static bool hasReturnCppType(const Type *T) {
 static const CppType *getValueType(BaseTypeKind K) {
   switch (K) {
   case BaseTypeKind::Tensor:
-    return sk("Tensor");
+    return get(Name::Tensor);
   case BaseTypeKind::Int:
   case BaseTypeKind::SymInt:
-    return builtin("int64_t");
+    return get(Name::Int64);
   case BaseTypeKind::Float:
-    return builtin("double");
+    return get(Name::Double);
   case BaseTypeKind::Bool:
   case BaseTypeKind::SymBool:
-    return builtin("bool");
+    return get(Name::Bool);
   case BaseTypeKind::Str:
-    return CppType::get(Scope::Std, "string_view");
+    return get(Name::StringView);
   case BaseTypeKind::Scalar:
-    return sk("Scalar");
+    return get(Name::Scalar);
   case BaseTypeKind::ScalarType:
-    return sk("ScalarType");
+    return get(Name::ScalarType);
   case BaseTypeKind::Device:
-    return sk("Device");
+    return get(Name::Device);
   case BaseTypeKind::MemoryFormat:
-    return sk("MemoryFormat");
+    return get(Name::MemoryFormat);
   default:
     return nullptr;
   }
@@ -85,12 +85,12 @@ static const CppType *getCommonType(const Type *T) {
   if (T->isOptional()) {
     const Type *E = T->getElement();
     if (E->isBase(BaseTypeKind::Generator))
-      return CppType::getPointer(sk("Generator"));
+      return CppType::getPointer(get(Name::Generator));
     if (E->isList() && (E->getElement()->isBase(BaseTypeKind::Int) ||
                         E->getElement()->isBase(BaseTypeKind::SymInt)))
-      return sk("OptionalIntArrayRef");
+      return get(Name::OptionalIntArrayRef);
     if (E->isList() && E->getElement()->isBase(BaseTypeKind::Float))
-      return CppType::getRuntime("OptionalArrayRef", builtin("double"));
+      return get(Name::OptionalArrayRef, get(Name::Double));
     if (!E->isBase())
       return nullptr;
     const CppType *V = getValueType(E->getBaseKind());
@@ -99,16 +99,15 @@ static const CppType *getCommonType(const Type *T) {
   if (T->isList()) {
     const Type *E = T->getElement();
     if (E->isBase(BaseTypeKind::Int) || E->isBase(BaseTypeKind::SymInt))
-      return sk("IntArrayRef");
+      return get(Name::IntArrayRef);
     if (E->isBase(BaseTypeKind::Tensor))
-      return sk("TensorList");
+      return get(Name::TensorList);
     if (E->isBase(BaseTypeKind::Bool) && T->getListSize())
-      return CppType::get(Scope::Std, "array", builtin("bool"),
-                          T->getListSize());
+      return get(Name::Array, get(Name::Bool), T->getListSize());
     if (E->isBase(BaseTypeKind::Float))
-      return CppType::getRuntime("ArrayRef", builtin("double"));
+      return get(Name::ArrayRef, get(Name::Double));
     if (E->isBase(BaseTypeKind::Scalar))
-      return CppType::getRuntime("ArrayRef", sk("Scalar"));
+      return get(Name::ArrayRef, get(Name::Scalar));
     return nullptr;
   }
   return nullptr;
@@ -121,11 +120,11 @@ const CppType *getStructuredType(const Argument &A) {
   // Never a mutable reference: outputs are written through the MetaBase
   // machinery, not by reassigning parameters.
   if (T->isBase(BaseTypeKind::Tensor))
-    return constRef(sk("Tensor"));
+    return constRef(get(Name::Tensor));
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Tensor))
-    return sk("OptionalTensorRef");
+    return get(Name::OptionalTensorRef);
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Scalar))
-    return sk("OptionalScalarRef");
+    return get(Name::OptionalScalarRef);
   return getCommonType(T);
 }
 
@@ -134,11 +133,11 @@ const CppType *getNativeType(const Argument &A) {
   if (!hasArgumentCppType(T))
     return nullptr;
   if (T->isBase(BaseTypeKind::Tensor))
-    return A.isWrite() ? ref(sk("Tensor")) : constRef(sk("Tensor"));
+    return A.isWrite() ? ref(get(Name::Tensor)) : constRef(get(Name::Tensor));
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Tensor))
-    return constRef(optional(sk("Tensor")));
+    return constRef(optional(get(Name::Tensor)));
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Scalar))
-    return constRef(optional(sk("Scalar")));
+    return constRef(optional(get(Name::Scalar)));
   return getCommonType(T);
 }
 
@@ -148,11 +147,11 @@ static const CppType *getReturnType(const Return &R) {
   if (!hasReturnCppType(T))
     return nullptr;
   if (T->isBase(BaseTypeKind::Tensor))
-    return R.isWrite() ? ref(sk("Tensor")) : sk("Tensor");
+    return R.isWrite() ? ref(get(Name::Tensor)) : get(Name::Tensor);
   if (T->isList() && T->getElement()->isBase(BaseTypeKind::Tensor))
-    return CppType::get(Scope::Std, "vector", sk("Tensor"));
+    return get(Name::Vector, get(Name::Tensor));
   if (T->isOptional() && T->getElement()->isBase(BaseTypeKind::Tensor))
-    return optional(sk("Tensor"));
+    return optional(get(Name::Tensor));
   if (T->isBase())
     return getValueType(T->getBaseKind());
   return nullptr;
@@ -187,7 +186,7 @@ addStructuredParam(KernelSignature &S, const Argument &A) {
 static const CppType *getPrecomputedType(BaseTypeKind K) {
   if (const CppType *V = getValueType(K))
     return V;
-  return builtin("int64_t");
+  return get(Name::Int64);
 }
 
 SignatureOrError getMetaSignature(const NativeFunctionsGroup &G) {
@@ -225,7 +224,7 @@ SignatureOrError getImplSignature(const NativeFunctionsGroup &G) {
   for (const Argument &A : Out.getSchema().getOutArguments()) {
     if (!A.Ty->isBase(BaseTypeKind::Tensor))
       return UnsupportedType{A.Ty->getAsString()};
-    S.Params.push_back({A.Name, constRef(sk("Tensor")), &A});
+    S.Params.push_back({A.Name, constRef(get(Name::Tensor)), &A});
   }
   return S;
 }
@@ -248,7 +247,7 @@ SignatureOrError getNativeSignature(const NativeFunction &F) {
       if (!Elements.back())
         return UnsupportedType{Ret.Ty->getAsString()};
     }
-    S.Return = CppType::get(Scope::Std, "tuple", Elements);
+    S.Return = get(Name::Tuple, Elements);
     break;
   }
   }

@@ -22,6 +22,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+
 #include <string>
 
 namespace skc {
@@ -44,21 +46,18 @@ public:
     Std,     ///< `std::`
     Runtime, ///< `sk::`, the runtime; authors write these unqualified
   };
+  /// The named types there are (CppTypeNames.def).
+  enum class Name : uint8_t {
+#define SKC_CPP_TYPE(Id, Scope, Spelling) Id,
+#include "skc/Sema/CppTypeNames.def"
+  };
 
   /// A named type, with template arguments and, for `std::array`, a size.
-  static const CppType *get(Scope S, llvm::StringRef Name,
-                            llvm::ArrayRef<const CppType *> Args = {},
+  static const CppType *get(Name N, llvm::ArrayRef<const CppType *> Args = {},
                             unsigned Size = 0);
-  static const CppType *getBuiltin(llvm::StringRef Name) {
-    return get(Scope::Builtin, Name);
-  }
-  static const CppType *getRuntime(llvm::StringRef Name,
-                                   llvm::ArrayRef<const CppType *> Args = {}) {
-    return get(Scope::Runtime, Name, Args);
-  }
-  static const CppType *getVoid() { return getBuiltin("void"); }
+  static const CppType *getVoid() { return get(Name::Void); }
   static const CppType *getOptional(const CppType *T) {
-    return get(Scope::Std, "optional", T);
+    return get(Name::Optional, T);
   }
   static const CppType *getConstRef(const CppType *T);
   static const CppType *getRef(const CppType *T);
@@ -68,11 +67,9 @@ public:
   bool isVoid() const { return this == getVoid(); }
   bool isReference() const { return K == Kind::ConstRef || K == Kind::Ref; }
   bool isPointer() const { return K == Kind::Pointer; }
-  /// Whether the type is the named type \p Name of \p S, whatever its
-  /// template arguments.
-  bool isNamed(Scope S, llvm::StringRef Name) const {
-    return K == Kind::Named && TheScope == S && this->Name == Name;
-  }
+  /// Whether the type is the named type \p N, whatever its template
+  /// arguments.
+  bool isNamed(Name N) const { return K == Kind::Named && TheName == N; }
   /// The referenced or pointed-to type, or the type itself when it is
   /// named.
   const CppType *getPointee() const { return K == Kind::Named ? this : Pointee; }
@@ -92,8 +89,7 @@ private:
   std::string print(bool Qualified) const;
 
   Kind K = Kind::Named;
-  Scope TheScope = Scope::Builtin;
-  std::string Name;
+  Name TheName = Name::Void;
   llvm::SmallVector<const CppType *, 1> Args;
   unsigned Size = 0;
   const CppType *Pointee = nullptr;

@@ -112,6 +112,15 @@ formatDiagnostic(StringRef Format,
 }
 
 void DiagnosticsEngine::emit(Diagnostic &&D) {
+  if (D.Severity == DiagSeverity::Note) {
+    if (DroppingNotes)
+      return;
+  } else {
+    DroppingNotes = D.Severity == DiagSeverity::Warning &&
+                    IgnoredWarnings.count(D.Kind);
+    if (DroppingNotes)
+      return;
+  }
   if (D.Severity == DiagSeverity::Warning && WarningsAsErrors)
     D.Severity = DiagSeverity::Error;
   if (D.Severity == DiagSeverity::Error)

@@ -17,6 +17,7 @@
 
 #include "skc/Basic/Diagnostic.h"
 #include "skc/Basic/Identifier.h"
+#include "skc/Basic/OutputFiles.h"
 #include "skc/Basic/SarifDiagnosticPrinter.h"
 #include "skc/Basic/TextDiagnosticPrinter.h"
 #include "skc/Basic/VerifyDiagnosticConsumer.h"
@@ -90,6 +91,20 @@ cl::opt<std::string> CoverageReport(
 
 cl::opt<bool> WarningsAsErrors("Werror", cl::desc("Treat warnings as errors"),
                                cl::cat(SkcCategory));
+
+cl::list<std::string> IgnoredWarnings(
+    "Wno-", cl::AlwaysPrefix,
+    cl::desc("Do not report the warning with this ID (the ID in brackets "
+             "after its message: -Wno-warn_schema_not_canonical), nor its "
+             "notes; it is not made an error by -Werror"),
+    cl::value_desc("id"), cl::cat(SkcCategory));
+
+cl::opt<std::string> SarifOutput(
+    "sarif-output",
+    cl::desc("Also write the diagnostics as one SARIF 2.1.0 log into this "
+             "file, whatever --diagnostics-format says for stderr (written "
+             "even when there are errors)"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
 
 cl::opt<DiagnosticsFormat> DiagFormat(
     "diagnostics-format",
@@ -338,25 +353,56 @@ int main(int argc, char **argv) {
     return ExitClean;
   }
 
+  SmallVector<diag::Kind, 4> Ignored;
+  for (const std::string &ID : IgnoredWarnings) {
+    std::optional<diag::Kind> K = lookupDiagnosticKind(ID);
+    if (!K || getDiagnosticKindInfo(*K).Severity != DiagSeverity::Warning) {
+      WithColor::error(errs(), "skc")
+          << "-Wno-" << ID << ": '" << ID << "' is not "
+          << (K ? "a warning; only warnings can be turned off"
+                : "the ID of a diagnostic (docs/diagnostics.md lists them)")
+          << '\n';
+      return ExitUsage;
+    }
+    Ignored.push_back(*K);
+  }
+
   SourceMgr SM;
   // LLVM's --color option decides; by default, colour when stderr is a tty.
   bool ShowColors = WithColor(errs()).colorsEnabled();
-  // One diagnostic stream, three consumers: text, SARIF, or -verify.
+  // One diagnostic stream to stderr (text, SARIF, or -verify), and maybe a
+  // SARIF file beside it.
   TextDiagnosticPrinter TextPrinter(errs(), SM, ShowColors);
   SarifDiagnosticPrinter SarifPrinter(errs(), SM, SKC_VERSION);
   VerifyDiagnosticConsumer Verifier(errs(), SM);
-  DiagnosticConsumer *Consumer = &TextPrinter;
+  DiagnosticConsumer *Terminal = &TextPrinter;
   if (Verify)
-    Consumer = &Verifier;
+    Terminal = &Verifier;
   else if (DiagFormat == DiagnosticsFormat::SARIF)
-    Consumer = &SarifPrinter;
-  DiagnosticsEngine Diags(SM, *Consumer);
+    Terminal = &SarifPrinter;
+  std::string SarifLog;
+  raw_string_ostream SarifStream(SarifLog);
+  SarifDiagnosticPrinter SarifFilePrinter(SarifStream, SM, SKC_VERSION);
+  MultiplexDiagnosticConsumer Both({Terminal, &SarifFilePrinter});
+  DiagnosticsEngine Diags(SM, SarifOutput.empty()
+                                  ? *Terminal
+                                  : static_cast<DiagnosticConsumer &>(Both));
   Diags.setWarningsAsErrors(WarningsAsErrors);
+  for (diag::Kind K : Ignored)
+    Diags.ignoreWarning(K);
 
   Expected<bool> HadErrors = runPipeline(*Inv, Diags, outs());
   if (!HadErrors) {
     WithColor::error(errs(), "skc") << toString(HadErrors.takeError()) << '\n';
     return ExitUsage;
+  }
+  if (!SarifOutput.empty()) {
+    OutputFiles Log;
+    Log.add(SarifOutput, std::move(SarifLog));
+    if (Error E = Log.commit()) {
+      WithColor::error(errs(), "skc") << toString(std::move(E)) << '\n';
+      return ExitUsage;
+    }
   }
   if (Verify && Verifier.hadFailures())
     return ExitDiagnostics;

@@ -16,6 +16,8 @@
 #ifndef SKC_BASIC_DIAGNOSTIC_H
 #define SKC_BASIC_DIAGNOSTIC_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
@@ -112,6 +114,9 @@ public:
 
   /// With -Werror, warnings are reported (and counted) as errors.
   void setWarningsAsErrors(bool Enable) { WarningsAsErrors = Enable; }
+  /// With -Wno-<id>, the warning \p K is dropped, with its notes, before
+  /// -Werror would make it an error.
+  void ignoreWarning(diag::Kind K) { IgnoredWarnings.insert(K); }
 
   unsigned getNumErrors() const { return NumErrors; }
   unsigned getNumWarnings() const { return NumWarnings; }
@@ -127,6 +132,9 @@ private:
   llvm::SourceMgr &SM;
   DiagnosticConsumer *Consumer;
   bool WarningsAsErrors = false;
+  llvm::SmallSet<diag::Kind, 4> IgnoredWarnings;
+  /// Whether the last error or warning was dropped, and so its notes are.
+  bool DroppingNotes = false;
   unsigned NumErrors = 0;
   unsigned NumWarnings = 0;
 };
@@ -201,6 +209,26 @@ public:
     Diagnostics.push_back(D);
   }
   llvm::SmallVector<Diagnostic, 4> Diagnostics;
+};
+
+/// Sends every diagnostic to several consumers: text on the terminal and a
+/// SARIF file, say.
+class MultiplexDiagnosticConsumer : public DiagnosticConsumer {
+public:
+  explicit MultiplexDiagnosticConsumer(
+      llvm::ArrayRef<DiagnosticConsumer *> Consumers)
+      : Consumers(Consumers.begin(), Consumers.end()) {}
+  void handleDiagnostic(const Diagnostic &D) override {
+    for (DiagnosticConsumer *C : Consumers)
+      C->handleDiagnostic(D);
+  }
+  void finish() override {
+    for (DiagnosticConsumer *C : Consumers)
+      C->finish();
+  }
+
+private:
+  llvm::SmallVector<DiagnosticConsumer *, 2> Consumers;
 };
 
 /// Drops every diagnostic (the engine still counts them).

@@ -4,7 +4,8 @@
 #   [CUDA_SOURCES <.cu sources...>]
 #   [BACKENDS <CPU|CUDA|PrivateUse1|PrivateUse2|PrivateUse3>...]
 #   [NAMESPACE <ns>] [CPP_NAMESPACE <ns>] [SHARDS <n>] [TAGS <tags.yaml>]
-#   [DISPATCH_KEYS <keys.yaml>] [STATIC | SHARED])
+#   [DISPATCH_KEYS <keys.yaml>] [SKC_OPTIONS <flags...>]
+#   [SARIF_OUTPUT <file>] [OUTPUT_VARIABLE <var>] [STATIC | SHARED])
 #
 # Runs skc over the schema and the kernel sources at build time and makes
 # <name>, an ordinary library (static or shared as BUILD_SHARED_LIBS says,
@@ -31,6 +32,9 @@
 # - The same skc run writes the library's coverage report (skc
 #   --coverage-report) to <build dir>/skc-generated/<name>.coverage.md; the
 #   target's SKC_COVERAGE_REPORT property names it.
+# - SKC_OPTIONS are more skc flags (-Werror, -Wno-<id>, ...); SARIF_OUTPUT
+#   has skc also write its diagnostics there as SARIF (--sarif-output), on
+#   errors too; OUTPUT_VARIABLE receives the list of generated files.
 #
 # Works in skc's own tree (skc::skc is an alias of the skc target) and from
 # the installed package (skcConfig.cmake includes this file).
@@ -114,8 +118,8 @@ endfunction()
 
 function(skc_add_kernel_library name)
   cmake_parse_arguments(ARG "STATIC;SHARED"
-    "SCHEMA;NAMESPACE;CPP_NAMESPACE;SHARDS;TAGS;DISPATCH_KEYS"
-    "SOURCES;CUDA_SOURCES;BACKENDS" ${ARGN})
+    "SCHEMA;NAMESPACE;CPP_NAMESPACE;SHARDS;TAGS;DISPATCH_KEYS;SARIF_OUTPUT;OUTPUT_VARIABLE"
+    "SOURCES;CUDA_SOURCES;BACKENDS;SKC_OPTIONS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "skc_add_kernel_library(${name}): unknown arguments "
       "'${ARG_UNPARSED_ARGUMENTS}'")
@@ -228,15 +232,25 @@ function(skc_add_kernel_library name)
   if(ARG_CPP_NAMESPACE)
     list(APPEND options "--cpp-namespace=${ARG_CPP_NAMESPACE}")
   endif()
+  set(byproducts ${outputs} "${coverage_report}")
+  if(ARG_SARIF_OUTPUT)
+    get_filename_component(sarif "${ARG_SARIF_OUTPUT}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+    list(APPEND options "--sarif-output=${sarif}")
+    list(APPEND byproducts "${sarif}")
+  endif()
   list(APPEND options "--runtime-include=${runtime_include}"
-    -p "${CMAKE_BINARY_DIR}")
+    -p "${CMAKE_BINARY_DIR}" ${ARG_SKC_OPTIONS})
+  if(ARG_OUTPUT_VARIABLE)
+    set(${ARG_OUTPUT_VARIABLE} ${outputs} PARENT_SCOPE)
+  endif()
 
   # The stamp is the only output, and the depfile's target: the generated
   # files are byproducts, which Ninja restats and Make never touches, so a
   # rerun that rewrites nothing rebuilds nothing.
   add_custom_command(
     OUTPUT "${stamp}"
-    BYPRODUCTS ${outputs} "${coverage_report}"
+    BYPRODUCTS ${byproducts}
     COMMAND skc::skc ${options} ${cxx_sources} ${cuda_sources}
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS ${depends} ${cxx_sources} ${cuda_sources}

@@ -78,6 +78,10 @@ install(EXPORT skcTargets NAMESPACE skc::
   DESTINATION "${SKC_INSTALL_CMAKEDIR}")
 install(EXPORT skcLibraryTargets NAMESPACE skc::
   DESTINATION "${SKC_INSTALL_CMAKEDIR}")
+# skc::kernels (kernels/CMakeLists.txt), apart: with CUDA it needs
+# skc::runtime_cuda.
+install(EXPORT skcKernelsTargets NAMESPACE skc::
+  DESTINATION "${SKC_INSTALL_CMAKEDIR}")
 configure_package_config_file(cmake/skcConfig.cmake.in
   "${PROJECT_BINARY_DIR}/cmake/skcConfig.cmake"
   INSTALL_DESTINATION "${SKC_INSTALL_CMAKEDIR}"

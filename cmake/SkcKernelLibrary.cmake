@@ -116,6 +116,16 @@ function(skc_kernel_library_outputs out)
   set(${out} ${files} PARENT_SCOPE)
 endfunction()
 
+# Has every executable and shared library that links <name> also link
+# <objects> as objects of its own (INTERFACE_LINK_LIBRARIES_DIRECT), in the
+# build tree (BUILD_INTERFACE) or from the installed package
+# (INSTALL_INTERFACE).
+function(_skc_link_objects_directly name where objects)
+  set(final_link "EXECUTABLE;SHARED_LIBRARY;MODULE_LIBRARY")
+  set_property(TARGET ${name} APPEND PROPERTY INTERFACE_LINK_LIBRARIES_DIRECT
+    "$<${where}:$<$<IN_LIST:$<TARGET_PROPERTY:TYPE>,${final_link}>:${objects}>>")
+endfunction()
+
 function(skc_add_kernel_library name)
   cmake_parse_arguments(ARG "STATIC;SHARED"
     "SCHEMA;NAMESPACE;CPP_NAMESPACE;SHARDS;TAGS;DISPATCH_KEYS;SARIF_OUTPUT;OUTPUT_VARIABLE"
@@ -271,7 +281,8 @@ function(skc_add_kernel_library name)
   add_library(${name} ${type} ${ARG_SOURCES} ${ARG_CUDA_SOURCES})
   add_dependencies(${name} ${name}_skc)
   set_target_properties(${name} PROPERTIES
-    SKC_COVERAGE_REPORT "${coverage_report}" SKC_BACKENDS "${backend_list}")
+    SKC_COVERAGE_REPORT "${coverage_report}" SKC_BACKENDS "${backend_list}"
+    SKC_GENERATED_FILES "${outputs}")
   target_include_directories(${name} PUBLIC
     "$<BUILD_INTERFACE:${out_dir}>" "$<BUILD_INTERFACE:${generated_root}>")
   target_link_libraries(${name} PUBLIC skc::runtime)
@@ -298,9 +309,58 @@ function(skc_add_kernel_library name)
   add_dependencies(${name}_skc_objects ${name}_skc)
   target_include_directories(${name}_skc_objects PRIVATE "${out_dir}")
   target_link_libraries(${name}_skc_objects PRIVATE skc::runtime)
-  set(final_link "EXECUTABLE;SHARED_LIBRARY;MODULE_LIBRARY")
-  set_property(TARGET ${name} APPEND PROPERTY INTERFACE_LINK_LIBRARIES_DIRECT
-    "$<$<IN_LIST:$<TARGET_PROPERTY:TYPE>,${final_link}>:${name}_skc_objects>")
+  # (Installed, the library names its objects by their exported name:
+  # skc_install_kernel_library.)
+  _skc_link_objects_directly(${name} BUILD_INTERFACE ${name}_skc_objects)
+endfunction()
+
+# skc_install_kernel_library(<name> EXPORT <export-set> [NAMESPACE <ns>::]
+#                            [INCLUDE_DESTINATION <dir>])
+#
+# Installs <name>, made by skc_add_kernel_library, into <export-set>: the
+# library, its generated headers (into <dir>/<name>/; <dir> defaults to
+# CMAKE_INSTALL_INCLUDEDIR) and, for a static library, its registration
+# objects (<name>_skc_objects), which the exported <name> hands to every
+# executable and shared library linking it, as in the build tree. Install
+# the export set with install(EXPORT) as usual, with the same NAMESPACE;
+# skc installs its own kernel library, skc::kernels, this way.
+function(skc_install_kernel_library name)
+  cmake_parse_arguments(ARG "" "EXPORT;NAMESPACE;INCLUDE_DESTINATION" ""
+    ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_EXPORT)
+    message(FATAL_ERROR "skc_install_kernel_library(${name} EXPORT "
+      "<export-set> [NAMESPACE <ns>::] [INCLUDE_DESTINATION <dir>])")
+  endif()
+  get_target_property(files ${name} SKC_GENERATED_FILES)
+  if(NOT files)
+    message(FATAL_ERROR "skc_install_kernel_library(${name}): ${name} was "
+      "not made by skc_add_kernel_library")
+  endif()
+  include(GNUInstallDirs)
+  if(NOT ARG_INCLUDE_DESTINATION)
+    set(ARG_INCLUDE_DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+  endif()
+  list(FILTER files INCLUDE REGEX "\\.h$")
+  install(FILES ${files} DESTINATION "${ARG_INCLUDE_DESTINATION}/${name}")
+  # "Functions.h" and "<name>/Functions.h", as in the build tree.
+  target_include_directories(${name} PUBLIC
+    "$<INSTALL_INTERFACE:${ARG_INCLUDE_DESTINATION}/${name}>"
+    "$<INSTALL_INTERFACE:${ARG_INCLUDE_DESTINATION}>")
+  set(targets ${name})
+  if(TARGET ${name}_skc_objects)
+    list(APPEND targets ${name}_skc_objects)
+    get_target_property(objects ${name}_skc_objects EXPORT_NAME)
+    if(NOT objects)
+      set(objects ${name}_skc_objects)
+    endif()
+    _skc_link_objects_directly(${name} INSTALL_INTERFACE
+      "${ARG_NAMESPACE}${objects}")
+  endif()
+  install(TARGETS ${targets} EXPORT ${ARG_EXPORT}
+    ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+    RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
+    OBJECTS DESTINATION "${CMAKE_INSTALL_LIBDIR}/${name}-objects")
 endfunction()
 
 # skc_add_meta_tests(<name> LIBRARY <kernel library> SCHEMA <ops.yaml>

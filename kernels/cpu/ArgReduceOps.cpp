@@ -21,6 +21,8 @@
 
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>

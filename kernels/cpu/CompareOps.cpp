@@ -23,6 +23,7 @@
 
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
 #include "sk/iter/TypePromotion.h"
 
 #include "shared/ScalarArguments.h"

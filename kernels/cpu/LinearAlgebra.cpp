@@ -18,6 +18,8 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 #include <cblas.h>
 
 #include <algorithm>

@@ -18,6 +18,8 @@
 
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>

@@ -30,6 +30,8 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>

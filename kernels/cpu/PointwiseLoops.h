@@ -17,6 +17,7 @@
 #define SKC_KERNELS_CPU_POINTWISELOOPS_H
 
 #include "sk/Kernel.h"
+#include "sk/iter/Loops.h"
 
 #include <cstdint>
 #include <type_traits>

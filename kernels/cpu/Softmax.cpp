@@ -21,6 +21,8 @@
 #include "NativeFunctions.h"
 #include "shared/SizesAround.h"
 
+#include "sk/iter/Loops.h"
+
 #include <hwy/contrib/math/math-inl.h>
 
 #include <algorithm>

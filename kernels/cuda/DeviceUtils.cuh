@@ -20,6 +20,7 @@
 #ifndef SKC_KERNELS_CUDA_DEVICEUTILS_CUH
 #define SKC_KERNELS_CUDA_DEVICEUTILS_CUH
 
+#include "sk/core/OpMathType.h"
 #include "sk/core/Tensor.h"
 #include "sk/cuda/CUDACachingAllocator.h"
 #include "sk/cuda/CUDAException.h"

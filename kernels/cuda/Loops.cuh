@@ -26,6 +26,7 @@
 #include "OffsetCalculator.h"
 
 #include "sk/core/Half.h"
+#include "sk/core/OpMathType.h"
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAStream.h"
 #include "sk/iter/TensorIterator.h"

@@ -24,6 +24,12 @@
 /// composite kernel `sk::native::<kernel>`. skc reads these definitions with
 /// Clang and checks each against its schema.
 ///
+/// This is the authoring surface only: tensors, the structured-kernel bases
+/// (MetaBase, TensorIterator), the helpers meta functions use, dtype
+/// dispatch, factories and views. Kernel sources include the loops they
+/// run: sk/iter/Loops.h (CPU elementwise, with Highway), sk/iter/Reduce.h
+/// (CPU reductions); sk/core/OpMathType.h for opmath_type.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef SK_KERNEL_H
@@ -33,7 +39,6 @@
 #include "sk/core/OptionalRef.h"
 #include "sk/core/Tensor.h"
 #include "sk/iter/DtypeDispatch.h"
-#include "sk/iter/Loops.h"
 #include "sk/iter/MetaBase.h"
 #include "sk/iter/ReduceUtils.h"
 #include "sk/iter/StructuredHelpers.h"

@@ -2,9 +2,11 @@
 # nothing when nothing changed; after an edit of one kernel source or of a
 # header it includes, skc, that source's compile and the links, nothing
 # else; after an edit of the schema or of the key catalogue that changes no
-# generated file, skc alone; after one that adds a variant, skc, the
-# generated files it rewrote and what includes them, and the link. Builds a
-# copy of test/cmake/incremental/ with GENERATOR.
+# generated file, skc alone; after one that changes a default, skc, the
+# generated files that hold it and what includes them, and the link; after
+# one that adds a variant, skc, the generated files it rewrote and what
+# includes them, and the link. The program then prints what the edits
+# changed. Builds a copy of test/cmake/incremental/ with GENERATOR.
 #
 # Arguments: SKC_PREFIX, SOURCE_DIR, BINARY_DIR, GENERATOR, MAKE_PROGRAM,
 # CXX_COMPILER, BUILD_TYPE.
@@ -92,6 +94,15 @@ skc_test_build(steps)
 skc_test_expect_steps("touching a header a kernel source includes"
   "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
 
+# An edit of that header that changes what the kernel computes.
+skc_test_wait_for_a_later_mtime()
+file(READ "${src}/kernels/Factor.h" factor)
+string(REPLACE "kFactor = 2.0f" "kFactor = 3.0f" factor "${factor}")
+file(WRITE "${src}/kernels/Factor.h" "${factor}")
+skc_test_build(steps)
+skc_test_expect_steps("editing a header a kernel source includes"
+  "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
+
 # The key catalogue is an input of skc's: an edit runs it again.
 skc_test_wait_for_a_later_mtime()
 file(APPEND "${src}/keys.yaml" "# a comment\n")
@@ -105,6 +116,25 @@ file(APPEND "${src}/ops.yaml" "# a comment\n")
 skc_test_build(steps)
 skc_test_expect_steps("a schema edit that changes no generated file"
   "${steps}" "${skc_step}")
+
+# A new default of shift's `by`: skc rewrites the files that spell the
+# default (Functions.h and CPUFunctions.h, as C++ defaults; Operators.h and
+# RegisterSchema.cpp, in the schema string), and what includes them is
+# compiled again: main.cpp, Operators.cpp, the CPU and schema
+# registrations. No kernel source is: a kernel takes every argument.
+skc_test_wait_for_a_later_mtime()
+file(READ "${src}/ops.yaml" ops)
+string(REPLACE "float by=1)" "float by=10)" ops "${ops}")
+file(WRITE "${src}/ops.yaml" "${ops}")
+set(objects "CMakeFiles/incr_ops_skc_objects.dir/skc-generated/incr_ops")
+skc_test_build(steps)
+skc_test_expect_steps("a schema edit that changes a default" "${steps}"
+  "${skc_step}"
+  "Building CXX object ${objects}/Operators.cpp.o"
+  "Building CXX object ${objects}/RegisterCPU.cpp.o"
+  "Building CXX object ${objects}/RegisterSchema.cpp.o"
+  "Building CXX object CMakeFiles/incr.dir/main.cpp.o"
+  "${link}")
 
 # A new variant of twice's group, and the program calling it: skc rewrites
 # the API headers, Operators.cpp and the registrations of CPU, Meta and the
@@ -124,7 +154,6 @@ endif()
 string(REPLACE "${marker}"
   "  std::cout << \"twice_: \" << incr::twice_(X) << '\\n';\n" main "${main}")
 file(WRITE "${src}/main.cpp" "${main}")
-set(objects "CMakeFiles/incr_ops_skc_objects.dir/skc-generated/incr_ops")
 skc_test_build(steps)
 skc_test_expect_steps("a schema edit that adds a variant" "${steps}"
   "${skc_step}"
@@ -139,9 +168,11 @@ skc_test_build(steps)
 skc_test_expect_steps("a build after those" "${steps}")
 
 skc_test_run(output "${build}/incr")
-foreach(expected "twice: tensor\\(\\[-4\\., -2\\.,  0\\.,  2\\.\\]\\)"
+# kFactor is 3 and `by` 10 now.
+foreach(expected "twice: tensor\\(\\[-6\\., -3\\.,  0\\.,  3\\.\\]\\)"
                  "clamp_min_zero: tensor\\(\\[0\\., 0\\., 0\\., 1\\.\\]\\)"
-                 "twice_: tensor\\(\\[-4\\., -2\\.,  0\\.,  2\\.\\]\\)")
+                 "shift: tensor\\(\\[ 8\\.,  9\\., 10\\., 11\\.\\]\\)"
+                 "twice_: tensor\\(\\[-6\\., -3\\.,  0\\.,  3\\.\\]\\)")
   if(NOT output MATCHES "${expected}")
     message(FATAL_ERROR "FAILED: the program's output lacks '${expected}'")
   endif()

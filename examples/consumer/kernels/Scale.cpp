@@ -14,6 +14,8 @@
 
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 namespace sk {
 
 SK_META_FUNC(scale)(const Tensor &self, double factor) {

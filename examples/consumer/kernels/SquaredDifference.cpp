@@ -13,6 +13,8 @@
 
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 namespace sk {
 
 SK_META_FUNC(squared_difference)(const Tensor &self, const Tensor &other) {

@@ -39,6 +39,7 @@
 #ifndef SK_ITER_LOOPS_H
 #define SK_ITER_LOOPS_H
 
+#include "sk/core/OpMathType.h"
 #include "sk/iter/TensorIterator.h"
 
 #include <hwy/highway.h>
@@ -53,12 +54,6 @@ namespace sk {
 /// Highway's operations for the static target: `hn::Add(A, B)`.
 namespace hn = hwy::HWY_NAMESPACE;
 
-/// The type kernels compute \p T in: float for Half and BFloat16
-/// (at::opmath_type).
-template <typename T> struct OpMathType { using type = T; };
-template <> struct OpMathType<Half> { using type = float; };
-template <> struct OpMathType<BFloat16> { using type = float; };
-template <typename T> using opmath_type = typename OpMathType<T>::type;
 
 namespace detail {
 

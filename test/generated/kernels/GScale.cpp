@@ -16,6 +16,7 @@
 
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
 #include "sk/iter/TypePromotion.h"
 
 namespace sk {

@@ -1,6 +1,8 @@
 #include "Factor.h"
 #include "NativeFunctions.h"
 
+#include "sk/iter/Loops.h"
+
 namespace sk {
 
 SK_META_FUNC(twice)(const Tensor &self) {

@@ -5,10 +5,14 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// skc's `func:` parser (lib/Parse) and the runtime's (sk::OperatorSchema)
-/// read every schema of PyTorch's files alike: the same names, arguments,
-/// types and returns, and the same answer to "has a runtime C++ type"; and
-/// both sides know the same dispatch keys by the same names.
+/// skc and the runtime share one `func:` parser (sk/schema/SchemaSyntax.h)
+/// and one rule of which types have C++ types (sk/schema/TypeShape.h).
+/// Each builds its own form of a schema from the parser's tree: skc's
+/// FunctionSchema (lib/Parse) and the runtime's sk::OperatorSchema. These
+/// tests check that both read every schema of PyTorch's files alike (the
+/// same names, arguments, types and returns), that skc prints a C++ type
+/// for exactly the types the rule admits, and that both sides know the
+/// same dispatch keys by the same names.
 ///
 //===----------------------------------------------------------------------===//
 

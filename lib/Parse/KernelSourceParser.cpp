@@ -28,6 +28,7 @@
 #include "skc/Basic/Diagnostic.h"
 
 #include "DtypeDispatchFinder.h"
+#include "MetaOutputFlow.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -532,9 +533,11 @@ void ForwardingDiagConsumer::forward(clang::DiagnosticsEngine::Level Level,
 //                    outputs and are not facts. A call that is given
 //                    `this` or `*this` as an argument (a helper such as
 //                    resize_reduction(*this, ...)) may set any output: it
-//                    is recorded with neither OutputIndex nor AllOutputs
-//                    and never as Unconditional, so Sema warns rather than
-//                    errs when nothing else sets an output.
+//                    is recorded with neither OutputIndex nor AllOutputs.
+//                    Whether outputs are set on every path is the CFG's
+//                    question (KernelDecl::OutputsSet); these facts say
+//                    only that some path may set them, so that Sema warns
+//                    rather than errs.
 //  FK_DataAccess     reading tensor data: sk::Tensor::data_ptr,
 //                    const_data_ptr, mutable_data_ptr, item, accessor,
 //                    packed_accessor32/64; sk::TensorImpl::data and
@@ -552,38 +555,8 @@ void ForwardingDiagConsumer::forward(clang::DiagnosticsEngine::Level Level,
 //                    struct (Note [Precomputed fields] in MetaBase.h).
 //                    Detail is the field.
 //
-// Unconditional approximates "on every path that returns normally": the
-// fact is in a statement directly in the body's top-level compound
-// statement (or in plain compound statements nested in it), not in an
-// operand that may not be evaluated (the arms of ?:, the right side of &&
-// and ||, a lambda's body), and no earlier such statement may leave the
-// function: a return, a throw, a goto, or a statement containing a return
-// or goto (an if with a return). Facts inside if, switch, loops and try
-// (SK_CHECK's do-while included) are conditional. The approximation only
-// errs towards "conditional", so Sema proves "every output is set" only
-// where that is safe and otherwise warns.
-
-/// Returns whether \p S contains a return or goto outside nested lambdas
-/// and blocks.
-static bool containsReturnOrGoto(const clang::Stmt *S) {
-  if (!S)
-    return false;
-  if (isa<clang::ReturnStmt, clang::CoreturnStmt, clang::GotoStmt,
-          clang::IndirectGotoStmt>(S))
-    return true;
-  if (isa<clang::LambdaExpr, clang::BlockExpr>(S))
-    return false;
-  return any_of(S->children(), containsReturnOrGoto);
-}
-
-/// Returns whether the function may leave after the top-level statement
-/// \p S, before the statements that follow it.
-static bool mayLeaveAfter(const clang::Stmt *S) {
-  if (const auto *E = dyn_cast<clang::Expr>(S))
-    if (isa<clang::CXXThrowExpr>(E->IgnoreParenImpCasts()->IgnoreImplicit()))
-      return true;
-  return containsReturnOrGoto(S);
-}
+// Whether outputs are set on every path is not a fact of one call; the
+// CFG decides it (Note [Outputs on every path] in MetaOutputFlow.cpp).
 
 static bool isAssignmentToken(const clang::Token &Tok) {
   switch (Tok.getKind()) {
@@ -614,24 +587,16 @@ public:
       : FD(FD), Ctx(Ctx), SM(Ctx.getSourceManager()), Locs(Locs), Facts(Facts) {
   }
 
-  void collect(const clang::Stmt *Body) {
-    bool MayHaveLeft = false;
-    if (const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(Body))
-      scanTopLevel(CS, MayHaveLeft);
-    else
-      scan(Body, /*Unconditional=*/false);
-  }
+  void collect(const clang::Stmt *Body) { scan(Body); }
 
 private:
-  void scanTopLevel(const clang::CompoundStmt *CS, bool &MayHaveLeft);
-  void scan(const clang::Stmt *S, bool Unconditional);
-  void recordFacts(const clang::Expr *E, bool Unconditional);
-  void recordMemberCall(const clang::CXXMemberCallExpr *Call,
-                        bool Unconditional);
+  void scan(const clang::Stmt *S);
+  void recordFacts(const clang::Expr *E);
+  void recordMemberCall(const clang::CXXMemberCallExpr *Call);
   /// Returns the kernel parameter \p E names, or null.
   const clang::ParmVarDecl *getParam(const clang::Expr *E) const;
   BodyFact &add(BodyFact::FactKind Kind, const clang::Expr *E,
-                bool Unconditional, StringRef Detail);
+                StringRef Detail);
 
   const clang::FunctionDecl &FD;
   clang::ASTContext &Ctx;
@@ -642,61 +607,13 @@ private:
 
 } // namespace
 
-void BodyFactCollector::scanTopLevel(const clang::CompoundStmt *CS,
-                                     bool &MayHaveLeft) {
-  for (const clang::Stmt *S : CS->body()) {
-    if (const auto *Nested = dyn_cast<clang::CompoundStmt>(S)) {
-      scanTopLevel(Nested, MayHaveLeft);
-      continue;
-    }
-    scan(S, !MayHaveLeft);
-    if (mayLeaveAfter(S))
-      MayHaveLeft = true;
-  }
-}
-
-void BodyFactCollector::scan(const clang::Stmt *S, bool Unconditional) {
+void BodyFactCollector::scan(const clang::Stmt *S) {
   if (!S)
     return;
   if (const auto *E = dyn_cast<clang::Expr>(S))
-    recordFacts(E, Unconditional);
-
-  if (const auto *If = dyn_cast<clang::IfStmt>(S)) {
-    scan(If->getInit(), Unconditional);
-    scan(If->getConditionVariableDeclStmt(), Unconditional);
-    scan(If->getCond(), Unconditional);
-    scan(If->getThen(), false);
-    scan(If->getElse(), false);
-    return;
-  }
-  if (const auto *CO = dyn_cast<clang::AbstractConditionalOperator>(S)) {
-    if (const auto *BCO = dyn_cast<clang::BinaryConditionalOperator>(CO))
-      scan(BCO->getCommon(), Unconditional);
-    else
-      scan(CO->getCond(), Unconditional);
-    scan(CO->getTrueExpr(), false);
-    scan(CO->getFalseExpr(), false);
-    return;
-  }
-  if (const auto *BO = dyn_cast<clang::BinaryOperator>(S);
-      BO && BO->isLogicalOp()) {
-    scan(BO->getLHS(), Unconditional);
-    scan(BO->getRHS(), false);
-    return;
-  }
-  if (const auto *Lambda = dyn_cast<clang::LambdaExpr>(S)) {
-    for (const clang::Expr *Init : Lambda->capture_inits())
-      scan(Init, Unconditional);
-    scan(Lambda->getBody(), false);
-    return;
-  }
-  // Statements whose children all run when they do; any other statement
-  // (loops, switch, try, ...) runs its children conditionally.
-  bool Sequential =
-      isa<clang::Expr, clang::DeclStmt, clang::ReturnStmt, clang::CompoundStmt,
-          clang::AttributedStmt, clang::CoreturnStmt>(S);
+    recordFacts(E);
   for (const clang::Stmt *Child : S->children())
-    scan(Child, Unconditional && Sequential);
+    scan(Child);
 }
 
 const clang::ParmVarDecl *
@@ -711,11 +628,10 @@ BodyFactCollector::getParam(const clang::Expr *E) const {
 }
 
 BodyFact &BodyFactCollector::add(BodyFact::FactKind Kind, const clang::Expr *E,
-                                 bool Unconditional, StringRef Detail) {
+                                 StringRef Detail) {
   BodyFact F;
   F.Kind = Kind;
   F.Range = Locs.toSMRange(E->getSourceRange(), SM, Ctx.getLangOpts());
-  F.Unconditional = Unconditional;
   F.Detail = Detail.str();
   Facts.push_back(std::move(F));
   return Facts.back();
@@ -731,32 +647,32 @@ static bool isThis(const clang::Expr *E) {
          isa<clang::CXXThisExpr>(Deref->getSubExpr()->IgnoreParenImpCasts());
 }
 
-void BodyFactCollector::recordFacts(const clang::Expr *E, bool Unconditional) {
+void BodyFactCollector::recordFacts(const clang::Expr *E) {
   // A call that is handed the kernel itself (`resize_reduction(*this,
   // ...)`) may set outputs through it; see Note [Body facts].
   if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
     if (any_of(Call->arguments(), isThis)) {
       const clang::FunctionDecl *Callee = Call->getDirectCallee();
-      add(BodyFact::FK_SetOutput, E, /*Unconditional=*/false,
+      add(BodyFact::FK_SetOutput, E,
           Callee && Callee->getIdentifier() ? Callee->getName() : "a call")
           .ThroughCall = true;
     }
   }
   if (const auto *Call = dyn_cast<clang::CXXMemberCallExpr>(E)) {
-    recordMemberCall(Call, Unconditional);
+    recordMemberCall(Call);
     return;
   }
   if (const auto *Op = dyn_cast<clang::CXXOperatorCallExpr>(E)) {
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2) {
       if (const clang::ParmVarDecl *P = getParam(Op->getArg(0)))
-        add(BodyFact::FK_AssignToParam, E, Unconditional, P->getName());
+        add(BodyFact::FK_AssignToParam, E, P->getName());
       return;
     }
     if (Op->getOperator() != clang::OO_LessLess)
       return;
     for (const clang::Expr *Arg : Op->arguments())
       if (isRuntimeClass(Arg->getType()->getAsCXXRecordDecl(), "Tensor")) {
-        add(BodyFact::FK_DataAccess, E, Unconditional, "operator<<");
+        add(BodyFact::FK_DataAccess, E, "operator<<");
         return;
       }
     return;
@@ -765,7 +681,7 @@ void BodyFactCollector::recordFacts(const clang::Expr *E, bool Unconditional) {
     if (!BO->isAssignmentOp())
       return;
     if (const clang::ParmVarDecl *P = getParam(BO->getLHS()))
-      add(BodyFact::FK_AssignToParam, E, Unconditional, P->getName());
+      add(BodyFact::FK_AssignToParam, E, P->getName());
     return;
   }
   // An assignment Clang rejected; see Note [Body facts].
@@ -779,12 +695,11 @@ void BodyFactCollector::recordFacts(const clang::Expr *E, bool Unconditional) {
     std::optional<clang::Token> Next = clang::Lexer::findNextToken(
         Subs[0]->getEndLoc(), SM, Ctx.getLangOpts());
     if (Next && isAssignmentToken(*Next))
-      add(BodyFact::FK_AssignToParam, E, Unconditional, P->getName());
+      add(BodyFact::FK_AssignToParam, E, P->getName());
   }
 }
 
-void BodyFactCollector::recordMemberCall(const clang::CXXMemberCallExpr *Call,
-                                         bool Unconditional) {
+void BodyFactCollector::recordMemberCall(const clang::CXXMemberCallExpr *Call) {
   const clang::CXXMethodDecl *MD = Call->getMethodDecl();
   if (!MD || !MD->getIdentifier())
     return;
@@ -797,7 +712,7 @@ void BodyFactCollector::recordMemberCall(const clang::CXXMemberCallExpr *Call,
   if (OnThis &&
       (Name == "set_output_strided" || Name == "set_output_raw_strided" ||
        Name == "set_output_contiguous")) {
-    BodyFact &F = add(BodyFact::FK_SetOutput, Call, Unconditional, Name);
+    BodyFact &F = add(BodyFact::FK_SetOutput, Call, Name);
     if (Call->getNumArgs() == 0)
       return;
     const clang::Expr *Index = Call->getArg(0);
@@ -809,7 +724,7 @@ void BodyFactCollector::recordMemberCall(const clang::CXXMemberCallExpr *Call,
   }
   if (OnThis && Name.starts_with("build") &&
       isRuntimeClass(Class, "TensorIteratorBase")) {
-    add(BodyFact::FK_SetOutput, Call, Unconditional, Name).AllOutputs = true;
+    add(BodyFact::FK_SetOutput, Call, Name).AllOutputs = true;
     return;
   }
   bool ReadsData =
@@ -821,12 +736,12 @@ void BodyFactCollector::recordMemberCall(const clang::CXXMemberCallExpr *Call,
        (Name == "data" || Name == "mutable_data")) ||
       (isRuntimeClass(Class, "StorageImpl") && Name == "data");
   if (ReadsData) {
-    add(BodyFact::FK_DataAccess, Call, Unconditional, Name);
+    add(BodyFact::FK_DataAccess, Call, Name);
     return;
   }
   if (Name.starts_with("set_") && Class->getIdentifier() &&
       Class->getName() == "precompute_out")
-    add(BodyFact::FK_PrecomputeSet, Call, Unconditional, Name.drop_front(4));
+    add(BodyFact::FK_PrecomputeSet, Call, Name.drop_front(4));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1049,6 +964,10 @@ bool KernelDeclExtractor::VisitFunctionDecl(clang::FunctionDecl *FD) {
       writtenType(FD->getReturnTypeSourceRange(), FD->getReturnType());
   K.CanonicalReturnType = canonical(FD->getReturnType());
   BodyFactCollector(*FD, Ctx, Session.Locs, K.Facts).collect(FD->getBody());
+  // Also for a definition Clang found no declaration for: its body is
+  // whole, and Sema checks it as it checks the signature.
+  if (K.Kind == KernelDeclKind::Meta)
+    K.OutputsSet = findOutputsSetOnEveryPath(*FD, Ctx);
   if (K.Kind != KernelDeclKind::Meta && !FD->isInvalidDecl())
     K.Dtypes = Dtypes.findDtypes(*FD);
   Found.push_back(std::move(K));

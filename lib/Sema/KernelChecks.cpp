@@ -364,18 +364,14 @@ void KernelChecker::checkMetaBody(const KernelDecl &D,
 
   ArrayRef<Argument> Outs = G.Out->getSchema().getOutArguments();
   for (size_t I = 0; I != Outs.size(); ++I) {
-    bool Certain = false, Maybe = false;
-    for (const BodyFact &F : D.Facts) {
-      if (F.Kind != BodyFact::FK_SetOutput)
-        continue;
-      bool Covers = F.AllOutputs ||
-                    (F.OutputIndex && *F.OutputIndex == int64_t(I));
-      bool Unknown = !F.AllOutputs && !F.OutputIndex;
-      Certain |= Covers && F.Unconditional;
-      Maybe |= Covers || Unknown;
-    }
-    if (Certain)
+    if (D.OutputsSet.covers(static_cast<int64_t>(I)))
       continue;
+    // Not on every path; on some, or through a call that may?
+    bool Maybe = any_of(D.Facts, [&](const BodyFact &F) {
+      return F.Kind == BodyFact::FK_SetOutput &&
+             (F.AllOutputs || !F.OutputIndex ||
+              *F.OutputIndex == static_cast<int64_t>(I));
+    });
     Diags.report(D.Loc, Maybe ? diag::warn_meta_output_maybe_unset
                               : diag::err_meta_output_unset)
         << Op << static_cast<unsigned>(I) << Outs[I].Name;

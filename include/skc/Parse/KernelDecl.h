@@ -26,6 +26,7 @@
 #ifndef SKC_PARSE_KERNELDECL_H
 #define SKC_PARSE_KERNELDECL_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/SMLoc.h"
 
@@ -75,14 +76,22 @@ struct BodyFact {
   /// FK_SetOutput: a call handed the kernel itself (`cpu_kernel(*this,
   /// ...)`), which may set outputs or only read them.
   bool ThroughCall = false;
-  /// Whether the fact is on every path through the body (it is not inside
-  /// an if, a loop, a switch, a conditional operator or after an early
-  /// return). Only then can "every output is set" be proven.
-  bool Unconditional = false;
   /// FK_SetOutput and FK_DataAccess: the member or function called
   /// ("set_output_raw_strided", "data_ptr"); FK_AssignToParam: the
   /// parameter; FK_PrecomputeSet: the field.
   std::string Detail;
+};
+
+/// The outputs a meta function sets on every path that returns normally.
+struct OutputsSetOnEveryPath {
+  /// A TensorIterator build_*() call, or a path that never returns.
+  bool All = false;
+  /// The indices of the outputs set by index, sorted.
+  llvm::SmallVector<int64_t, 2> Indices;
+
+  bool covers(int64_t I) const {
+    return All || llvm::is_contained(Indices, I);
+  }
 };
 
 enum class KernelDeclKind : uint8_t {
@@ -122,6 +131,9 @@ struct KernelDecl {
   std::string ReturnTypeAsWritten;
   std::string CanonicalReturnType;
   std::vector<BodyFact> Facts;
+  /// Meta: the outputs set on every path that returns normally, from the
+  /// body's control-flow graph (lib/Parse/MetaOutputFlow.h).
+  OutputsSetOnEveryPath OutputsSet;
   /// Impl and Native: the dtypes the kernel computes on, by their
   /// sk::ScalarType names ("Half", "Float") in that enum's order, as its
   /// dispatch calls name them (lib/Parse/DtypeDispatchFinder.h); empty when

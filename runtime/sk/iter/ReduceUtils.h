@@ -30,6 +30,7 @@
 #define SK_ITER_REDUCEUTILS_H
 
 #include "sk/iter/TensorIterator.h"
+#include "sk/util/Analysis.h"
 
 #include <optional>
 
@@ -51,6 +52,7 @@ DimVector reduction_shape(IntArrayRef Sizes, IntArrayRef Dims, bool Keepdim);
 /// The meta function of a reduction: output 0 of \p Meta gets
 /// reduction_shape(Self.sizes(), Dims, Keepdim), dtype \p OutDtype and
 /// Self's device (set_output_raw_strided).
+SK_SETS_OUTPUT(0)
 void resize_reduction(impl::MetaBase &Meta, const Tensor &Self,
                       IntArrayRef Dims, bool Keepdim, ScalarType OutDtype);
 

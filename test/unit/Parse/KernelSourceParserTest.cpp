@@ -296,26 +296,25 @@ SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
   ASSERT_EQ(F.size(), 5u);
   EXPECT_EQ(F[0].Kind, BodyFact::FK_SetOutput);
   EXPECT_EQ(F[0].OutputIndex, 0);
-  EXPECT_TRUE(F[0].Unconditional);
   EXPECT_FALSE(F[0].AllOutputs);
   EXPECT_EQ(at(F[0].Range.Start), "4:3");
   EXPECT_EQ(text(F[0].Range),
             "set_output_raw_strided(0, self.sizes(), {}, self.options())");
-  // In a nested plain block: still unconditional; the index is unknown.
+  // In a nested plain block: the index is unknown.
   EXPECT_EQ(F[1].Kind, BodyFact::FK_SetOutput);
   EXPECT_EQ(F[1].OutputIndex, std::nullopt);
-  EXPECT_TRUE(F[1].Unconditional);
   // Under an if.
   EXPECT_EQ(F[2].OutputIndex, 1);
-  EXPECT_FALSE(F[2].Unconditional);
   // In an arm of ?:.
   EXPECT_EQ(F[3].Kind, BodyFact::FK_DataAccess);
   EXPECT_EQ(F[3].Detail, "data_ptr");
-  EXPECT_FALSE(F[3].Unconditional);
   // After an if with a return.
   EXPECT_EQ(F[4].OutputIndex, 1);
   EXPECT_EQ(at(F[4].Range.Start), "13:3");
-  EXPECT_FALSE(F[4].Unconditional);
+  // On every path: output 0. Output 1 is set under `dim > 0` and at the
+  // end, but the early return between them skips both when dim <= 0.
+  EXPECT_FALSE(Decls[0].OutputsSet.All);
+  EXPECT_EQ(Decls[0].OutputsSet.Indices, (SmallVector<int64_t, 2>{0}));
 
   // A TensorIteratorConfig's build() builds another iterator; this
   // kernel's own build_* sets every output.
@@ -324,14 +323,79 @@ SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
       findFact(Add, BodyFact::FK_SetOutput, "build_borrowing_binary_op");
   ASSERT_NE(Build, nullptr);
   EXPECT_TRUE(Build->AllOutputs);
-  EXPECT_TRUE(Build->Unconditional);
+  EXPECT_TRUE(Add.OutputsSet.All);
   EXPECT_EQ(Build->OutputIndex, std::nullopt);
   EXPECT_EQ(findFact(Add, BodyFact::FK_SetOutput, "build"), nullptr);
   // item() inside SK_CHECK: reads data, conditionally.
   const BodyFact *Item = findFact(Add, BodyFact::FK_DataAccess, "item");
   ASSERT_NE(Item, nullptr);
-  EXPECT_FALSE(Item->Unconditional);
   EXPECT_EQ(at(Item->Range.Start), "19:47");
+}
+
+TEST_F(KernelSourceParserTest, OutputsOnEveryPath_BranchesReturnsAndHelpers) {
+  // clang-format off
+  auto Decls = parse("paths.cpp",
+R"cpp(#include "skc/Kernels.h"
+#include "sk/iter/ReduceUtils.h"
+using namespace sk;
+static void setSecond(impl::MetaBase &M, const Tensor &T) {
+  M.set_output_raw_strided(1, T.sizes(), {}, T.options());
+}
+static void maybeSetSecond(impl::MetaBase *M, const Tensor &T) {
+  if (T.dim() > 1)
+    setSecond(*M, T);
+}
+SK_META_FUNC(pair)(const Tensor &self, int64_t dim) {
+  SK_CHECK(dim >= 0, "dim ", dim);
+  if (dim == 0) {
+    set_output_raw_strided(0, self.sizes(), {}, self.options());
+    setSecond(*this, self);
+    return;
+  }
+  resize_reduction(*this, self, {dim}, false, self.scalar_type());
+  maybeSetSecond(this, self);
+  setSecond(*this, self);
+}
+SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
+                          const Scalar &alpha) {
+  if (alpha.to<double>() > 0)
+    build_borrowing_binary_op(maybe_get_output(), self, other);
+  else
+    build_borrowing_binary_op(maybe_get_output(), other, self);
+}
+)cpp");
+  // clang-format on
+  EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
+  ASSERT_EQ(Decls.size(), 2u);
+  // Output 0 in the early-return branch and through resize_reduction
+  // (annotated SK_SETS_OUTPUT(0)) after it; output 1 through the helper on
+  // both paths, not through the helper that sets it only sometimes.
+  EXPECT_FALSE(Decls[0].OutputsSet.All);
+  EXPECT_EQ(Decls[0].OutputsSet.Indices, (SmallVector<int64_t, 2>{0, 1}));
+  // Both arms of an if/else.
+  EXPECT_TRUE(Decls[1].OutputsSet.All);
+}
+
+TEST_F(KernelSourceParserTest, OutputsOnEveryPath_NotWhenAPathMisses) {
+  // clang-format off
+  auto Decls = parse("miss.cpp",
+R"cpp(#include "skc/Kernels.h"
+using namespace sk;
+static void maybeSet(impl::MetaBase &M, const Tensor &T) {
+  if (T.dim() > 1)
+    M.set_output_raw_strided(1, T.sizes(), {}, T.options());
+}
+SK_META_FUNC(pair)(const Tensor &self, int64_t dim) {
+  for (int64_t I = 0; I < dim; ++I)
+    set_output_raw_strided(0, self.sizes(), {}, self.options());
+  maybeSet(*this, self);
+}
+)cpp");
+  // clang-format on
+  EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
+  ASSERT_EQ(Decls.size(), 1u);
+  EXPECT_FALSE(Decls[0].OutputsSet.All);
+  EXPECT_TRUE(Decls[0].OutputsSet.Indices.empty());
 }
 
 TEST_F(KernelSourceParserTest, AssignmentToParam_RecordedEvenWhenRejected) {
@@ -362,7 +426,6 @@ SK_IMPL_FUNC(pair_out)(const Tensor &self, int64_t dim, const Tensor &out0,
   const KernelDecl &K = Decls[0];
   const BodyFact *Dim = findFact(K, BodyFact::FK_AssignToParam, "dim");
   ASSERT_NE(Dim, nullptr);
-  EXPECT_TRUE(Dim->Unconditional);
   EXPECT_EQ(text(Dim->Range), "dim += 1");
   const BodyFact *Print = findFact(K, BodyFact::FK_DataAccess, "operator<<");
   ASSERT_NE(Print, nullptr);
@@ -370,7 +433,6 @@ SK_IMPL_FUNC(pair_out)(const Tensor &self, int64_t dim, const Tensor &out0,
   const BodyFact *Out = findFact(K, BodyFact::FK_AssignToParam, "out1");
   ASSERT_NE(Out, nullptr);
   EXPECT_EQ(at(Out->Range.Start), "9:3");
-  EXPECT_TRUE(Out->Unconditional);
 }
 
 TEST_F(KernelSourceParserTest, PrecomputeMeta_SettersAndReturnType) {
@@ -398,8 +460,7 @@ SK_PRECOMPUTE_META_FUNC(avg_pool2d)(const Tensor &self,
   const BodyFact *KW = findFact(K, BodyFact::FK_PrecomputeSet, "kW");
   ASSERT_NE(KH, nullptr);
   ASSERT_NE(KW, nullptr);
-  EXPECT_TRUE(KH->Unconditional);
-  EXPECT_TRUE(KW->Unconditional);
+  EXPECT_TRUE(K.OutputsSet.covers(0));
   EXPECT_EQ(at(KW->Range.Start), "6:10");
 }
 

@@ -793,12 +793,14 @@ static SourceLocation getStructNameLoc(const clang::FunctionDecl &FD) {
 /// declaration to match (IR_NoMatchingDecl), the one that was meant: the
 /// function of the same name in the same struct or namespace, the one with
 /// as many parameters when there are overloads. Returns null when there is
-/// none outside the main file.
+/// none outside the definition's own file.
 static const clang::FunctionDecl *
 getHeaderDeclaration(const clang::FunctionDecl &FD, const SourceManager &SM) {
+  clang::FileID DefinitionFile =
+      SM.getFileID(SM.getExpansionLoc(FD.getLocation()));
   auto InHeader = [&](const clang::FunctionDecl *D) {
     return D != &FD && !D->isInvalidDecl() &&
-           !SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+           SM.getFileID(SM.getExpansionLoc(D->getLocation())) != DefinitionFile;
   };
   const clang::FunctionDecl *First = FD.getFirstDecl();
   if (First != &FD)
@@ -837,11 +839,13 @@ public:
     Canonical.UsePreferredNames = false;
   }
 
+  /// Kernels are read wherever the author wrote them: the source, or a
+  /// header of theirs that it includes; not the runtime's headers, the
+  /// generated ones or system headers.
   bool TraverseDecl(clang::Decl *D) override {
     if (!D)
       return true;
-    if (!isa<clang::TranslationUnitDecl>(D) &&
-        !SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+    if (!isa<clang::TranslationUnitDecl>(D) && !isAuthorCode(D->getLocation()))
       return true;
     return clang::DynamicRecursiveASTVisitor::TraverseDecl(D);
   }
@@ -1090,14 +1094,25 @@ void KernelDeclAction::EndSourceFileAction() {
     Found.push_back(std::move(K));
   }
   Session.UnknownKernels.clear();
-  // Every Loc is in the main file's buffer; the index breaks ties, so the
-  // order never depends on the sort.
-  SmallVector<std::pair<const char *, size_t>, 16> Order;
-  for (size_t I = 0, E = Found.size(); I != E; ++I)
-    Order.emplace_back(Found[I].Loc.getPointer(), I);
+  // In source order: by buffer (the order files were first read), then
+  // offset; the index breaks ties, so the order never depends on the sort.
+  const SourceMgr &SM = Session.Diags.getSourceMgr();
+  SmallVector<std::tuple<unsigned, const char *, size_t>, 16> Order;
+  for (size_t I = 0, E = Found.size(); I != E; ++I) {
+    SMLoc Loc = Found[I].Loc;
+    Order.emplace_back(Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0,
+                       Loc.getPointer(), I);
+  }
   llvm::sort(Order);
-  for (const auto &Entry : Order)
-    Session.Decls.push_back(std::move(Found[Entry.second]));
+  for (const auto &Entry : Order) {
+    KernelDecl &K = Found[std::get<2>(Entry)];
+    // A header that several sources include defines its kernels once.
+    bool Seen = K.Loc.isValid() && any_of(Session.Decls, [&](const KernelDecl &Other) {
+      return Other.Kind == K.Kind && Other.Name == K.Name && Other.Loc == K.Loc;
+    });
+    if (!Seen)
+      Session.Decls.push_back(std::move(K));
+  }
   Found.clear();
 }
 

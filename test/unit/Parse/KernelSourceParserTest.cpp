@@ -764,15 +764,21 @@ TEST_F(KernelSourceParserTest, MissingSource_IsAnErrorNotADiagnostic) {
   EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
 }
 
-TEST_F(KernelSourceParserTest, KernelsInHeaders_NotExtracted) {
-  writeFile("inline_kernel.h", R"cpp(#include "skc/Kernels.h"
+TEST_F(KernelSourceParserTest, KernelsInHeaders_ExtractedOnceAtTheirLine) {
+  std::string Header = writeFile("inline_kernel.h", R"cpp(#include "skc/Kernels.h"
 namespace sk::native {
 inline Tensor sum_dim(const Tensor &self, int64_t) { return self; }
 }
 )cpp");
-  auto Decls = parse("main.cpp", "#include \"inline_kernel.h\"\n");
+  std::string A = writeFile("a.cpp", "#include \"inline_kernel.h\"\n");
+  std::string B = writeFile("b.cpp", "#include \"inline_kernel.h\"\n");
+  std::vector<KernelDecl> Decls = parseFiles({A, B});
   EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
-  EXPECT_TRUE(Decls.empty());
+  // Two sources include the header; it defines the kernel once.
+  ASSERT_EQ(Decls.size(), 1u);
+  EXPECT_EQ(Decls[0].Name, "sum_dim");
+  EXPECT_EQ(Decls[0].File, Header);
+  EXPECT_EQ(at(Decls[0].Loc), "3:15");
 }
 
 } // namespace

@@ -36,7 +36,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
-#include "PointwiseLoops.h"
 
 #include "sk/iter/TypePromotion.h"
 
@@ -48,8 +47,18 @@
 #include <string_view>
 #include <type_traits>
 
-namespace sk {
+// The kernels are compiled for every Highway target and called for the
+// best one the CPU has (Note [Highway dynamic dispatch] in sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/BinaryOps.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
 
+#include "PointwiseLoops.h"
+
+// What every target shares, defined once.
+#ifndef SKC_KERNELS_CPU_BINARYOPS_SHARED
+#define SKC_KERNELS_CPU_BINARYOPS_SHARED
+namespace sk {
 using kernels::powInteger;
 using kernels::scalarAs;
 using kernels::scalarOpDtype;
@@ -102,190 +111,6 @@ scalarOpConfig(TensorIteratorConfig &Config, const Tensor &Out,
       .declare_static_dtype(Dtype)
       .add_output(Out)
       .add_input(Self);
-}
-
-//===----------------------------------------------------------------------===//
-// add, sub
-//===----------------------------------------------------------------------===//
-
-SK_META_FUNC(add, Tensor)
-(const Tensor &self, const Tensor &other, const Scalar &alpha) {
-  build_borrowing_binary_op(maybe_get_output(), self, other);
-  checkAlpha(dtype(), alpha);
-}
-
-/// out = A + Alpha * B (Sign = 1) or A - Alpha * B (Sign = -1), in the
-/// common dtype.
-template <int Sign>
-static void addSubKernel(TensorIteratorBase &Iter, const Scalar &Alpha,
-                         const char *Name) {
-  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(
-      Iter.common_dtype(), Name, [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        if constexpr (std::is_same_v<T, bool>) {
-          // PyTorch: a + alpha * b on bools, i.e. a || (alpha && b).
-          bool A = Alpha.to<bool>();
-          cpu_kernel(Iter,
-                     [A](bool X, bool Y) -> bool { return X || (A && Y); });
-        } else if constexpr (kIsInteger<T>) {
-          T A = Alpha.to<T>();
-          binaryScalarKernel<T>(Iter, [A](T X, T Y) {
-            return Sign > 0 ? wrapAdd(X, wrapMul(A, Y))
-                            : wrapSub(X, wrapMul(A, Y));
-          });
-        } else {
-          M A = static_cast<M>(Alpha.toDouble());
-          if (A == M(1)) {
-            binaryKernel<T>(
-                Iter, [](M X, M Y) { return Sign > 0 ? X + Y : X - Y; },
-                [](auto X, auto Y) {
-                  return Sign > 0 ? hn::Add(X, Y) : hn::Sub(X, Y);
-                });
-            return;
-          }
-          binaryKernel<T>(
-              Iter, [A](M X, M Y) { return Sign > 0 ? X + A * Y : X - A * Y; },
-              [A](auto X, auto Y) {
-                using V = decltype(X);
-                return Sign > 0 ? hn::MulAdd(splat<V>(A), Y, X)
-                                : hn::NegMulAdd(splat<V>(A), Y, X);
-              });
-        }
-      });
-}
-
-SK_IMPL_FUNC(add_out)
-(const Tensor &self, const Tensor &other, const Scalar &alpha,
- const Tensor &out) {
-  addSubKernel<1>(*this, alpha, "add_cpu");
-}
-
-SK_META_FUNC(sub, Tensor)
-(const Tensor &self, const Tensor &other, const Scalar &alpha) {
-  checkSub(self.dtype() == kBool, other.dtype() == kBool);
-  build_borrowing_binary_op(maybe_get_output(), self, other);
-  checkAlpha(dtype(), alpha);
-}
-
-SK_IMPL_FUNC(sub_out)
-(const Tensor &self, const Tensor &other, const Scalar &alpha,
- const Tensor &out) {
-  addSubKernel<-1>(*this, alpha, "sub_cpu");
-}
-
-/// out = Self + Alpha * Other (Sign = 1) or Self - Alpha * Other, Other a
-/// Scalar: a one-input loop adding the constant Alpha * Other.
-template <int Sign>
-static void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
-                               const Scalar &Other, const Scalar &Alpha,
-                               const char *Name) {
-  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(
-      Dtype, Name, [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        if constexpr (std::is_same_v<T, bool>) {
-          bool C = Alpha.to<bool>() && Other.to<bool>();
-          cpu_kernel(Iter, [C](bool X) -> bool { return X || C; });
-        } else if constexpr (kIsInteger<T>) {
-          T C = wrapMul(Alpha.to<T>(), scalarAs<T>(Other));
-          unaryScalarKernel<T>(Iter, [C](T X) {
-            return Sign > 0 ? wrapAdd(X, C) : wrapSub(X, C);
-          });
-        } else {
-          M C = static_cast<M>(Alpha.toDouble()) * scalarAs<M>(Other);
-          unaryKernel<T>(
-              Iter, [C](M X) { return Sign > 0 ? X + C : X - C; },
-              [C](auto X) {
-                using V = decltype(X);
-                return Sign > 0 ? hn::Add(X, splat<V>(C))
-                                : hn::Sub(X, splat<V>(C));
-              });
-        }
-      });
-}
-
-SK_META_FUNC(add, Scalar)
-(const Tensor &self, const Scalar &other, const Scalar &alpha) {
-  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
-  TensorIteratorConfig Config;
-  build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
-  checkAlpha(dtype(), alpha);
-}
-
-SK_IMPL_FUNC(add_Scalar_out)
-(const Tensor &self, const Scalar &other, const Scalar &alpha,
- const Tensor &out) {
-  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
-  addSubScalarKernel<1>(*this, Dtype, other, alpha, "add_cpu");
-}
-
-SK_META_FUNC(sub, Scalar)
-(const Tensor &self, const Scalar &other, const Scalar &alpha) {
-  checkSub(self.dtype() == kBool, other.isBoolean());
-  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
-  TensorIteratorConfig Config;
-  build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
-  checkAlpha(dtype(), alpha);
-}
-
-SK_IMPL_FUNC(sub_Scalar_out)
-(const Tensor &self, const Scalar &other, const Scalar &alpha,
- const Tensor &out) {
-  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
-  addSubScalarKernel<-1>(*this, Dtype, other, alpha, "sub_cpu");
-}
-
-//===----------------------------------------------------------------------===//
-// mul
-//===----------------------------------------------------------------------===//
-
-SK_META_FUNC(mul, Tensor)(const Tensor &self, const Tensor &other) {
-  build_borrowing_binary_op(maybe_get_output(), self, other);
-}
-
-SK_IMPL_FUNC(mul_out)
-(const Tensor &self, const Tensor &other, const Tensor &out) {
-  dispatchDtypes<dtypes::All | dtypes::Bool>(
-      common_dtype(), "mul_cpu", [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        if constexpr (std::is_same_v<T, bool>)
-          cpu_kernel(*this, [](bool X, bool Y) -> bool { return X && Y; });
-        else if constexpr (kIsInteger<T>)
-          binaryScalarKernel<T>(*this, [](T X, T Y) { return wrapMul(X, Y); });
-        else
-          binaryKernel<T>(
-              *this, [](M X, M Y) { return X * Y; },
-              [](auto X, auto Y) { return hn::Mul(X, Y); });
-      });
-}
-
-SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {
-  TensorIteratorConfig Config;
-  build(scalarOpConfig(Config, maybe_get_output(), self,
-                       scalarOpDtype(self, other, /*IntegerToFloat=*/false)));
-}
-
-SK_IMPL_FUNC(mul_Scalar_out)
-(const Tensor &self, const Scalar &other, const Tensor &out) {
-  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
-  dispatchDtypes<dtypes::All | dtypes::Bool>(Dtype, "mul_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (std::is_same_v<T, bool>) {
-      bool C = other.to<bool>();
-      cpu_kernel(*this, [C](bool X) -> bool { return X && C; });
-    } else if constexpr (kIsInteger<T>) {
-      T C = scalarAs<T>(other);
-      unaryScalarKernel<T>(*this, [C](T X) { return wrapMul(X, C); });
-    } else {
-      M C = scalarAs<M>(other);
-      unaryKernel<T>(
-          *this, [C](M X) { return X * C; },
-          [C](auto X) { return hn::Mul(X, splat<decltype(X)>(C)); });
-    }
-  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -356,6 +181,154 @@ template <typename M> static inline M divFloorFloating(M A, M B) {
     Floor += M(1);
   return Floor;
 }
+} // namespace sk
+#endif // SKC_KERNELS_CPU_BINARYOPS_SHARED
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+
+/// out = A + Alpha * B (Sign = 1) or A - Alpha * B (Sign = -1), in the
+/// common dtype.
+template <int Sign>
+static void addSubKernel(TensorIteratorBase &Iter, const Scalar &Alpha,
+                         const char *Name) {
+  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(
+      Iter.common_dtype(), Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          // PyTorch: a + alpha * b on bools, i.e. a || (alpha && b).
+          bool A = Alpha.to<bool>();
+          cpu_kernel(Iter,
+                     [A](bool X, bool Y) -> bool { return X || (A && Y); });
+        } else if constexpr (kIsInteger<T>) {
+          T A = Alpha.to<T>();
+          binaryScalarKernel<T>(Iter, [A](T X, T Y) {
+            return Sign > 0 ? wrapAdd(X, wrapMul(A, Y))
+                            : wrapSub(X, wrapMul(A, Y));
+          });
+        } else {
+          M A = static_cast<M>(Alpha.toDouble());
+          if (A == M(1)) {
+            binaryKernel<T>(
+                Iter, [](M X, M Y) { return Sign > 0 ? X + Y : X - Y; },
+                [](auto X, auto Y) {
+                  return Sign > 0 ? hn::Add(X, Y) : hn::Sub(X, Y);
+                });
+            return;
+          }
+          binaryKernel<T>(
+              Iter, [A](M X, M Y) { return Sign > 0 ? X + A * Y : X - A * Y; },
+              [A](auto X, auto Y) {
+                using V = decltype(X);
+                return Sign > 0 ? hn::MulAdd(splat<V>(A), Y, X)
+                                : hn::NegMulAdd(splat<V>(A), Y, X);
+              });
+        }
+      });
+}
+static void add_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Tensor &other,
+    const Scalar &alpha,
+    const Tensor &out) {
+  addSubKernel<1>(Iter, alpha, "add_cpu");
+}
+static void sub_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Tensor &other,
+    const Scalar &alpha,
+    const Tensor &out) {
+  addSubKernel<-1>(Iter, alpha, "sub_cpu");
+}
+
+/// out = Self + Alpha * Other (Sign = 1) or Self - Alpha * Other, Other a
+/// Scalar: a one-input loop adding the constant Alpha * Other.
+template <int Sign>
+static void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
+                               const Scalar &Other, const Scalar &Alpha,
+                               const char *Name) {
+  dispatchDtypes<(Sign > 0 ? dtypes::All | dtypes::Bool : dtypes::All)>(
+      Dtype, Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if constexpr (std::is_same_v<T, bool>) {
+          bool C = Alpha.to<bool>() && Other.to<bool>();
+          cpu_kernel(Iter, [C](bool X) -> bool { return X || C; });
+        } else if constexpr (kIsInteger<T>) {
+          T C = wrapMul(Alpha.to<T>(), scalarAs<T>(Other));
+          unaryScalarKernel<T>(Iter, [C](T X) {
+            return Sign > 0 ? wrapAdd(X, C) : wrapSub(X, C);
+          });
+        } else {
+          M C = static_cast<M>(Alpha.toDouble()) * scalarAs<M>(Other);
+          unaryKernel<T>(
+              Iter, [C](M X) { return Sign > 0 ? X + C : X - C; },
+              [C](auto X) {
+                using V = decltype(X);
+                return Sign > 0 ? hn::Add(X, splat<V>(C))
+                                : hn::Sub(X, splat<V>(C));
+              });
+        }
+      });
+}
+static void add_Scalar_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Scalar &other,
+    const Scalar &alpha,
+    const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  addSubScalarKernel<1>(Iter, Dtype, other, alpha, "add_cpu");
+}
+static void sub_Scalar_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Scalar &other,
+    const Scalar &alpha,
+    const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  addSubScalarKernel<-1>(Iter, Dtype, other, alpha, "sub_cpu");
+}
+static void mul_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Tensor &other,
+    const Tensor &out) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      Iter.common_dtype(), "mul_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        if constexpr (std::is_same_v<T, bool>)
+          cpu_kernel(Iter, [](bool X, bool Y) -> bool { return X && Y; });
+        else if constexpr (kIsInteger<T>)
+          binaryScalarKernel<T>(Iter, [](T X, T Y) { return wrapMul(X, Y); });
+        else
+          binaryKernel<T>(
+              Iter, [](M X, M Y) { return X * Y; },
+              [](auto X, auto Y) { return hn::Mul(X, Y); });
+      });
+}
+static void mul_Scalar_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Scalar &other,
+    const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  dispatchDtypes<dtypes::All | dtypes::Bool>(Dtype, "mul_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_same_v<T, bool>) {
+      bool C = other.to<bool>();
+      cpu_kernel(Iter, [C](bool X) -> bool { return X && C; });
+    } else if constexpr (kIsInteger<T>) {
+      T C = scalarAs<T>(other);
+      unaryScalarKernel<T>(Iter, [C](T X) { return wrapMul(X, C); });
+    } else {
+      M C = scalarAs<M>(other);
+      unaryKernel<T>(
+          Iter, [C](M X) { return X * C; },
+          [C](auto X) { return hn::Mul(X, splat<decltype(X)>(C)); });
+    }
+  });
+}
 
 /// out = A / B with \p Kind's rounding, over an iterator whose common
 /// dtype is the compute dtype.
@@ -398,14 +371,201 @@ static void divKernel(TensorIteratorBase &Iter, RoundingKind Kind) {
                             [](M X, M Y) { return divFloorFloating(X, Y); });
   });
 }
+static void div_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Tensor &other,
+    const Tensor &out) {
+  divKernel(Iter, RoundingKind::None);
+}
+static void div_out_modeImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Tensor &other,
+    std::optional<std::string_view> rounding_mode,
+    const Tensor &out) {
+  divKernel(Iter, parseRoundingMode(rounding_mode));
+}
+static void div_Scalar_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Scalar &other,
+    const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/true);
+  dispatchDtypes<dtypes::All>(Dtype, "div_true_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (!kIsInteger<T>) {
+      M C = scalarAs<M>(other);
+      unaryKernel<T>(
+          Iter, [C](M X) { return X / C; },
+          [C](auto X) { return hn::Div(X, splat<decltype(X)>(C)); });
+    }
+  });
+}
+static void pow_Tensor_Tensor_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Tensor &exponent,
+    const Tensor &out) {
+  dispatchDtypes<dtypes::All>(Iter.common_dtype(), "pow", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (kIsInteger<T>)
+      binaryScalarKernel<T>(Iter, [](T B, T E) { return powInteger(B, E); });
+    else
+      binaryScalarKernel<T>(Iter, [](M B, M E) { return std::pow(B, E); });
+  });
+}
+static void pow_Tensor_Scalar_outImpl(TensorIteratorBase &Iter,
+    const Tensor &self,
+    const Scalar &exponent,
+    const Tensor &out) {
+  ScalarType Dtype = scalarOpDtype(self, exponent, /*IntegerToFloat=*/false);
+  dispatchDtypes<dtypes::All>(Dtype, "pow", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (kIsInteger<T>) {
+      // An exponent that does not fit the dtype is an error, as in PyTorch.
+      T E = exponent.to<T>();
+      unaryScalarKernel<T>(Iter, [E](T B) { return powInteger(B, E); });
+    } else {
+      // PyTorch's special cases (pow_tensor_scalar_optimized_kernel), with
+      // vectors where they are exact.
+      M E = scalarAs<M>(exponent);
+      if (E == M(0)) {
+        unaryScalarKernel<T>(Iter, [](M) { return M(1); });
+      } else if (E == M(1)) {
+        unaryScalarKernel<T>(Iter, [](M B) { return B; });
+      } else if (E == M(2)) {
+        unaryKernel<T>(
+            Iter, [](M B) { return B * B; },
+            [](auto B) { return hn::Mul(B, B); });
+      } else if (E == M(3)) {
+        unaryKernel<T>(
+            Iter, [](M B) { return B * B * B; },
+            [](auto B) { return hn::Mul(hn::Mul(B, B), B); });
+      } else if (E == M(0.5)) {
+        unaryKernel<T>(
+            Iter, [](M B) { return std::sqrt(B); },
+            [](auto B) { return hn::Sqrt(B); });
+      } else if (E == M(-0.5)) {
+        unaryKernel<T>(
+            Iter, [](M B) { return M(1) / std::sqrt(B); },
+            [](auto B) { return hn::Div(splat<decltype(B)>(1), hn::Sqrt(B)); });
+      } else if (E == M(-1)) {
+        unaryKernel<T>(
+            Iter, [](M B) { return M(1) / B; },
+            [](auto B) { return hn::Div(splat<decltype(B)>(1), B); });
+      } else if (E == M(-2)) {
+        unaryKernel<T>(
+            Iter, [](M B) { return M(1) / (B * B); },
+            [](auto B) {
+              return hn::Div(splat<decltype(B)>(1), hn::Mul(B, B));
+            });
+      } else {
+        unaryScalarKernel<T>(Iter, [E](M B) { return std::pow(B, E); });
+      }
+    }
+  });
+}
+} // namespace HWY_NAMESPACE
+} // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(add_outImpl);
+HWY_EXPORT(sub_outImpl);
+HWY_EXPORT(add_Scalar_outImpl);
+HWY_EXPORT(sub_Scalar_outImpl);
+HWY_EXPORT(mul_outImpl);
+HWY_EXPORT(mul_Scalar_outImpl);
+HWY_EXPORT(div_outImpl);
+HWY_EXPORT(div_out_modeImpl);
+HWY_EXPORT(div_Scalar_outImpl);
+HWY_EXPORT(pow_Tensor_Tensor_outImpl);
+HWY_EXPORT(pow_Tensor_Scalar_outImpl);
+
+//===----------------------------------------------------------------------===//
+// add, sub
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(add, Tensor)
+(const Tensor &self, const Tensor &other, const Scalar &alpha) {
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+  checkAlpha(dtype(), alpha);
+}
+SK_IMPL_FUNC(add_out)
+(const Tensor &self, const Tensor &other, const Scalar &alpha,
+ const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(add_outImpl)(*this, self, other, alpha, out);
+}
+
+SK_META_FUNC(sub, Tensor)
+(const Tensor &self, const Tensor &other, const Scalar &alpha) {
+  checkSub(self.dtype() == kBool, other.dtype() == kBool);
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+  checkAlpha(dtype(), alpha);
+}
+SK_IMPL_FUNC(sub_out)
+(const Tensor &self, const Tensor &other, const Scalar &alpha,
+ const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(sub_outImpl)(*this, self, other, alpha, out);
+}
+
+SK_META_FUNC(add, Scalar)
+(const Tensor &self, const Scalar &other, const Scalar &alpha) {
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
+  checkAlpha(dtype(), alpha);
+}
+SK_IMPL_FUNC(add_Scalar_out)
+(const Tensor &self, const Scalar &other, const Scalar &alpha,
+ const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(add_Scalar_outImpl)(*this, self, other, alpha, out);
+}
+
+SK_META_FUNC(sub, Scalar)
+(const Tensor &self, const Scalar &other, const Scalar &alpha) {
+  checkSub(self.dtype() == kBool, other.isBoolean());
+  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
+  checkAlpha(dtype(), alpha);
+}
+SK_IMPL_FUNC(sub_Scalar_out)
+(const Tensor &self, const Scalar &other, const Scalar &alpha,
+ const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(sub_Scalar_outImpl)(*this, self, other, alpha, out);
+}
+
+//===----------------------------------------------------------------------===//
+// mul
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(mul, Tensor)(const Tensor &self, const Tensor &other) {
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+}
+SK_IMPL_FUNC(mul_out)
+(const Tensor &self, const Tensor &other, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(mul_outImpl)(*this, self, other, out);
+}
+
+SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {
+  TensorIteratorConfig Config;
+  build(scalarOpConfig(Config, maybe_get_output(), self,
+                       scalarOpDtype(self, other, /*IntegerToFloat=*/false)));
+}
+SK_IMPL_FUNC(mul_Scalar_out)
+(const Tensor &self, const Scalar &other, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(mul_Scalar_outImpl)(*this, self, other, out);
+}
 
 SK_META_FUNC(div, Tensor)(const Tensor &self, const Tensor &other) {
   build_borrowing_binary_float_op(maybe_get_output(), self, other);
 }
-
 SK_IMPL_FUNC(div_out)
 (const Tensor &self, const Tensor &other, const Tensor &out) {
-  divKernel(*this, RoundingKind::None);
+  HWY_DYNAMIC_DISPATCH(div_outImpl)(*this, self, other, out);
 }
 
 SK_META_FUNC(div, Tensor_mode)
@@ -426,11 +586,10 @@ SK_META_FUNC(div, Tensor_mode)
       .add_input(other);
   build(Config);
 }
-
 SK_IMPL_FUNC(div_out_mode)
 (const Tensor &self, const Tensor &other,
  std::optional<std::string_view> rounding_mode, const Tensor &out) {
-  divKernel(*this, parseRoundingMode(rounding_mode));
+  HWY_DYNAMIC_DISPATCH(div_out_modeImpl)(*this, self, other, rounding_mode, out);
 }
 
 SK_META_FUNC(div, Scalar)(const Tensor &self, const Scalar &other) {
@@ -438,20 +597,9 @@ SK_META_FUNC(div, Scalar)(const Tensor &self, const Scalar &other) {
   build(scalarOpConfig(Config, maybe_get_output(), self,
                        scalarOpDtype(self, other, /*IntegerToFloat=*/true)));
 }
-
 SK_IMPL_FUNC(div_Scalar_out)
 (const Tensor &self, const Scalar &other, const Tensor &out) {
-  ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/true);
-  dispatchDtypes<dtypes::All>(Dtype, "div_true_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (!kIsInteger<T>) {
-      M C = scalarAs<M>(other);
-      unaryKernel<T>(
-          *this, [C](M X) { return X / C; },
-          [C](auto X) { return hn::Div(X, splat<decltype(X)>(C)); });
-    }
-  });
+  HWY_DYNAMIC_DISPATCH(div_Scalar_outImpl)(*this, self, other, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,17 +609,9 @@ SK_IMPL_FUNC(div_Scalar_out)
 SK_META_FUNC(pow, Tensor_Tensor)(const Tensor &self, const Tensor &exponent) {
   build_borrowing_binary_op(maybe_get_output(), self, exponent);
 }
-
 SK_IMPL_FUNC(pow_Tensor_Tensor_out)
 (const Tensor &self, const Tensor &exponent, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "pow", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (kIsInteger<T>)
-      binaryScalarKernel<T>(*this, [](T B, T E) { return powInteger(B, E); });
-    else
-      binaryScalarKernel<T>(*this, [](M B, M E) { return std::pow(B, E); });
-  });
+  HWY_DYNAMIC_DISPATCH(pow_Tensor_Tensor_outImpl)(*this, self, exponent, out);
 }
 
 SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
@@ -485,56 +625,9 @@ SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
                        scalarOpDtype(self, exponent, /*IntegerToFloat=*/false),
                        /*ExactOut=*/true));
 }
-
 SK_IMPL_FUNC(pow_Tensor_Scalar_out)
 (const Tensor &self, const Scalar &exponent, const Tensor &out) {
-  ScalarType Dtype = scalarOpDtype(self, exponent, /*IntegerToFloat=*/false);
-  dispatchDtypes<dtypes::All>(Dtype, "pow", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (kIsInteger<T>) {
-      // An exponent that does not fit the dtype is an error, as in PyTorch.
-      T E = exponent.to<T>();
-      unaryScalarKernel<T>(*this, [E](T B) { return powInteger(B, E); });
-    } else {
-      // PyTorch's special cases (pow_tensor_scalar_optimized_kernel), with
-      // vectors where they are exact.
-      M E = scalarAs<M>(exponent);
-      if (E == M(0)) {
-        unaryScalarKernel<T>(*this, [](M) { return M(1); });
-      } else if (E == M(1)) {
-        unaryScalarKernel<T>(*this, [](M B) { return B; });
-      } else if (E == M(2)) {
-        unaryKernel<T>(
-            *this, [](M B) { return B * B; },
-            [](auto B) { return hn::Mul(B, B); });
-      } else if (E == M(3)) {
-        unaryKernel<T>(
-            *this, [](M B) { return B * B * B; },
-            [](auto B) { return hn::Mul(hn::Mul(B, B), B); });
-      } else if (E == M(0.5)) {
-        unaryKernel<T>(
-            *this, [](M B) { return std::sqrt(B); },
-            [](auto B) { return hn::Sqrt(B); });
-      } else if (E == M(-0.5)) {
-        unaryKernel<T>(
-            *this, [](M B) { return M(1) / std::sqrt(B); },
-            [](auto B) { return hn::Div(splat<decltype(B)>(1), hn::Sqrt(B)); });
-      } else if (E == M(-1)) {
-        unaryKernel<T>(
-            *this, [](M B) { return M(1) / B; },
-            [](auto B) { return hn::Div(splat<decltype(B)>(1), B); });
-      } else if (E == M(-2)) {
-        unaryKernel<T>(
-            *this, [](M B) { return M(1) / (B * B); },
-            [](auto B) {
-              return hn::Div(splat<decltype(B)>(1), hn::Mul(B, B));
-            });
-      } else {
-        unaryScalarKernel<T>(*this, [E](M B) { return std::pow(B, E); });
-      }
-    }
-  });
+  HWY_DYNAMIC_DISPATCH(pow_Tensor_Scalar_outImpl)(*this, self, exponent, out);
 }
-
 } // namespace sk
+#endif // HWY_ONCE

@@ -30,74 +30,25 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
-#include "sk/iter/Loops.h"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <vector>
 
+// The kernels are compiled for every Highway target and called for the
+// best one the CPU has (Note [Highway dynamic dispatch] in sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/Normalization.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+
+#include "sk/iter/Loops.h"
+
+// What every target shares, defined once.
+#ifndef SKC_KERNELS_CPU_NORMALIZATION_SHARED
+#define SKC_KERNELS_CPU_NORMALIZATION_SHARED
 namespace sk {
 namespace {
-
-/// The sum of \p N contiguous values.
-template <typename T> T sumRow(const T *X, int64_t N) {
-  const hn::ScalableTag<T> Tag;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
-  auto V = hn::Zero(Tag);
-  int64_t I = 0;
-  for (; I + L <= N; I += L)
-    V = hn::Add(V, hn::LoadU(Tag, X + I));
-  T Sum = hn::GetLane(hn::SumOfLanes(Tag, V));
-  for (; I < N; ++I)
-    Sum += X[I];
-  return Sum;
-}
-
-/// The sum of (x - Mean)^2 over \p N contiguous values.
-template <typename T> T centredSquares(const T *X, int64_t N, T Mean) {
-  const hn::ScalableTag<T> Tag;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
-  const auto VM = hn::Set(Tag, Mean);
-  auto V = hn::Zero(Tag);
-  int64_t I = 0;
-  for (; I + L <= N; I += L) {
-    auto D = hn::Sub(hn::LoadU(Tag, X + I), VM);
-    V = hn::MulAdd(D, D, V);
-  }
-  T Sum = hn::GetLane(hn::SumOfLanes(Tag, V));
-  for (; I < N; ++I)
-    Sum += (X[I] - Mean) * (X[I] - Mean);
-  return Sum;
-}
-
-/// Y = X * Scale + Shift, then times \p G and plus \p B where given
-/// (per-element vectors of \p N values). \p X and \p Y may alias.
-template <typename T>
-void affineRow(const T *X, T *Y, int64_t N, T Scale, T Shift, const T *G,
-               const T *B) {
-  const hn::ScalableTag<T> Tag;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
-  const auto VS = hn::Set(Tag, Scale);
-  const auto VT = hn::Set(Tag, Shift);
-  int64_t I = 0;
-  for (; I + L <= N; I += L) {
-    auto V = hn::MulAdd(hn::LoadU(Tag, X + I), VS, VT);
-    if (G)
-      V = hn::Mul(V, hn::LoadU(Tag, G + I));
-    if (B)
-      V = hn::Add(V, hn::LoadU(Tag, B + I));
-    hn::StoreU(V, Tag, Y + I);
-  }
-  for (; I < N; ++I) {
-    T V = X[I] * Scale + Shift;
-    if (G)
-      V *= G[I];
-    if (B)
-      V += B[I];
-    Y[I] = V;
-  }
-}
 
 /// \p T as a contiguous array of Acc values: \p T's own data when it
 /// already has that dtype, else a converted copy kept in \p Keep.
@@ -120,50 +71,6 @@ std::string shapeString(IntArrayRef Shape) {
 bool isParamDtypeOk(ScalarType Input, ScalarType Param) {
   return Param == Input ||
          (Param == kFloat && (Input == kHalf || Input == kBFloat16));
-}
-
-//===--- layer_norm -------------------------------------------------------===//
-
-template <typename T>
-void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
-                     int64_t M, int64_t N, double Eps, const Tensor &Y,
-                     const Tensor &Mean, const Tensor &Rstd) {
-  using Acc = opmath_type<T>;
-  constexpr bool Direct = std::is_same_v<T, Acc>;
-  Tensor GKeep, BKeep;
-  const Acc *G = Weight ? accData<Acc>(*Weight, GKeep) : nullptr;
-  const Acc *B = Bias ? accData<Acc>(*Bias, BKeep) : nullptr;
-  const T *Src = X.data_ptr<T>();
-  T *Dst = Y.data_ptr<T>();
-  char *MeanData = static_cast<char *>(Mean.data_ptr());
-  char *RstdData = static_cast<char *>(Rstd.data_ptr());
-  ScalarType StatType = Mean.scalar_type();
-  int64_t Grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N, 1));
-  parallel_for(0, M, Grain, [&](int64_t Begin, int64_t End) {
-    std::vector<Acc> Buf(Direct ? 0 : N);
-    for (int64_t R = Begin; R < End; ++R) {
-      const Acc *XRow;
-      Acc *YRow;
-      if constexpr (Direct) {
-        XRow = Src + R * N;
-        YRow = Dst + R * N;
-      } else {
-        for (int64_t I = 0; I < N; ++I)
-          Buf[I] = static_cast<Acc>(Src[R * N + I]);
-        XRow = YRow = Buf.data();
-      }
-      // An empty row has no mean; 0 keeps rstd finite (1/sqrt(eps)).
-      Acc RowMean = N == 0 ? Acc(0) : sumRow(XRow, N) / Acc(N);
-      Acc Var = N == 0 ? Acc(0) : centredSquares(XRow, N, RowMean) / Acc(N);
-      Acc RowRstd = Acc(1) / std::sqrt(std::max(Var, Acc(0)) + Acc(Eps));
-      affineRow(XRow, YRow, N, RowRstd, -RowMean * RowRstd, G, B);
-      if constexpr (!Direct)
-        for (int64_t I = 0; I < N; ++I)
-          Dst[R * N + I] = detail::convertTo<T>(Buf[I]);
-      detail::storeAs(MeanData + R * elementSize(StatType), StatType, RowMean);
-      detail::storeAs(RstdData + R * elementSize(StatType), StatType, RowRstd);
-    }
-  });
 }
 
 //===--- batch_norm -------------------------------------------------------===//
@@ -351,8 +258,149 @@ void checkBatchNormParam(const char *Name, OptionalTensorRef P, int64_t C,
            "native_batch_norm(): expected ", Name, " to have dtype ", InputType,
            ", but got ", P->scalar_type());
 }
-
 } // namespace
+} // namespace sk
+#endif // SKC_KERNELS_CPU_NORMALIZATION_SHARED
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+namespace {
+
+
+/// The sum of \p N contiguous values.
+template <typename T> T sumRow(const T *X, int64_t N) {
+  const hn::ScalableTag<T> Tag;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  auto V = hn::Zero(Tag);
+  int64_t I = 0;
+  for (; I + L <= N; I += L)
+    V = hn::Add(V, hn::LoadU(Tag, X + I));
+  T Sum = hn::GetLane(hn::SumOfLanes(Tag, V));
+  for (; I < N; ++I)
+    Sum += X[I];
+  return Sum;
+}
+
+/// The sum of (x - Mean)^2 over \p N contiguous values.
+template <typename T> T centredSquares(const T *X, int64_t N, T Mean) {
+  const hn::ScalableTag<T> Tag;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  const auto VM = hn::Set(Tag, Mean);
+  auto V = hn::Zero(Tag);
+  int64_t I = 0;
+  for (; I + L <= N; I += L) {
+    auto D = hn::Sub(hn::LoadU(Tag, X + I), VM);
+    V = hn::MulAdd(D, D, V);
+  }
+  T Sum = hn::GetLane(hn::SumOfLanes(Tag, V));
+  for (; I < N; ++I)
+    Sum += (X[I] - Mean) * (X[I] - Mean);
+  return Sum;
+}
+
+/// Y = X * Scale + Shift, then times \p G and plus \p B where given
+/// (per-element vectors of \p N values). \p X and \p Y may alias.
+template <typename T>
+void affineRow(const T *X, T *Y, int64_t N, T Scale, T Shift, const T *G,
+               const T *B) {
+  const hn::ScalableTag<T> Tag;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  const auto VS = hn::Set(Tag, Scale);
+  const auto VT = hn::Set(Tag, Shift);
+  int64_t I = 0;
+  for (; I + L <= N; I += L) {
+    auto V = hn::MulAdd(hn::LoadU(Tag, X + I), VS, VT);
+    if (G)
+      V = hn::Mul(V, hn::LoadU(Tag, G + I));
+    if (B)
+      V = hn::Add(V, hn::LoadU(Tag, B + I));
+    hn::StoreU(V, Tag, Y + I);
+  }
+  for (; I < N; ++I) {
+    T V = X[I] * Scale + Shift;
+    if (G)
+      V *= G[I];
+    if (B)
+      V += B[I];
+    Y[I] = V;
+  }
+}
+
+//===--- layer_norm -------------------------------------------------------===//
+
+template <typename T>
+void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
+                     int64_t M, int64_t N, double Eps, const Tensor &Y,
+                     const Tensor &Mean, const Tensor &Rstd) {
+  using Acc = opmath_type<T>;
+  constexpr bool Direct = std::is_same_v<T, Acc>;
+  Tensor GKeep, BKeep;
+  const Acc *G = Weight ? accData<Acc>(*Weight, GKeep) : nullptr;
+  const Acc *B = Bias ? accData<Acc>(*Bias, BKeep) : nullptr;
+  const T *Src = X.data_ptr<T>();
+  T *Dst = Y.data_ptr<T>();
+  char *MeanData = static_cast<char *>(Mean.data_ptr());
+  char *RstdData = static_cast<char *>(Rstd.data_ptr());
+  ScalarType StatType = Mean.scalar_type();
+  int64_t Grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N, 1));
+  parallel_for(0, M, Grain, [&](int64_t Begin, int64_t End) {
+    std::vector<Acc> Buf(Direct ? 0 : N);
+    for (int64_t R = Begin; R < End; ++R) {
+      const Acc *XRow;
+      Acc *YRow;
+      if constexpr (Direct) {
+        XRow = Src + R * N;
+        YRow = Dst + R * N;
+      } else {
+        for (int64_t I = 0; I < N; ++I)
+          Buf[I] = static_cast<Acc>(Src[R * N + I]);
+        XRow = YRow = Buf.data();
+      }
+      // An empty row has no mean; 0 keeps rstd finite (1/sqrt(eps)).
+      Acc RowMean = N == 0 ? Acc(0) : sumRow(XRow, N) / Acc(N);
+      Acc Var = N == 0 ? Acc(0) : centredSquares(XRow, N, RowMean) / Acc(N);
+      Acc RowRstd = Acc(1) / std::sqrt(std::max(Var, Acc(0)) + Acc(Eps));
+      affineRow(XRow, YRow, N, RowRstd, -RowMean * RowRstd, G, B);
+      if constexpr (!Direct)
+        for (int64_t I = 0; I < N; ++I)
+          Dst[R * N + I] = detail::convertTo<T>(Buf[I]);
+      detail::storeAs(MeanData + R * elementSize(StatType), StatType, RowMean);
+      detail::storeAs(RstdData + R * elementSize(StatType), StatType, RowRstd);
+    }
+  });
+}
+} // namespace
+static void layer_norm_outImpl(const Tensor &input,
+    IntArrayRef normalized_shape,
+    OptionalTensorRef weight,
+    OptionalTensorRef bias,
+    double eps,
+    const Tensor &out0,
+    const Tensor &out1,
+    const Tensor &out2) {
+  int64_t Axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
+  int64_t M = 1, N = 1;
+  for (int64_t D = 0; D < input.dim(); ++D)
+    (D < Axis ? M : N) *= input.size(D);
+  if (M == 0)
+    return;
+  Tensor X = input.contiguous();
+  dispatchDtypes<dtypes::Floating>(
+      input.scalar_type(), "layer_norm_cpu", [&](auto Tag) {
+        layerNormKernel<decltype(Tag)>(X, weight ? &*weight : nullptr,
+                                       bias ? &*bias : nullptr, M, N, eps, out0,
+                                       out1, out2);
+      });
+}
+} // namespace HWY_NAMESPACE
+} // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(layer_norm_outImpl);
 
 SK_META_FUNC(native_layer_norm)
 (const Tensor &input, IntArrayRef normalized_shape, OptionalTensorRef weight,
@@ -401,24 +449,11 @@ SK_META_FUNC(native_layer_norm)
   set_output_contiguous(1, StatShape, input.options());
   set_output_contiguous(2, StatShape, input.options());
 }
-
 SK_IMPL_FUNC(layer_norm_out)
 (const Tensor &input, IntArrayRef normalized_shape, OptionalTensorRef weight,
  OptionalTensorRef bias, double eps, const Tensor &out0, const Tensor &out1,
  const Tensor &out2) {
-  int64_t Axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
-  int64_t M = 1, N = 1;
-  for (int64_t D = 0; D < input.dim(); ++D)
-    (D < Axis ? M : N) *= input.size(D);
-  if (M == 0)
-    return;
-  Tensor X = input.contiguous();
-  dispatchDtypes<dtypes::Floating>(
-      input.scalar_type(), "layer_norm_cpu", [&](auto Tag) {
-        layerNormKernel<decltype(Tag)>(X, weight ? &*weight : nullptr,
-                                       bias ? &*bias : nullptr, M, N, eps, out0,
-                                       out1, out2);
-      });
+  HWY_DYNAMIC_DISPATCH(layer_norm_outImpl)(input, normalized_shape, weight, bias, eps, out0, out1, out2);
 }
 
 SK_META_FUNC(native_batch_norm)
@@ -490,5 +525,5 @@ Tensor SK_NATIVE_FUNC(batch_norm)(const Tensor &input,
   return std::get<0>(sk::native_batch_norm(
       input, weight, bias, running_mean, running_var, training, momentum, eps));
 }
-
 } // namespace sk
+#endif // HWY_ONCE

@@ -9,12 +9,10 @@
 /// element functions with: a small contiguous iteration inline, else
 /// cpu_kernel_vec with a Highway body for float and double, else
 /// cpu_kernel; element functions compute in opmath_type (float for Half
-/// and BFloat16).
+/// and BFloat16). Per Highway target, as the loops are: include it after
+/// hwy/foreach_target.h.
 ///
 //===----------------------------------------------------------------------===//
-
-#ifndef SKC_KERNELS_CPU_POINTWISELOOPS_H
-#define SKC_KERNELS_CPU_POINTWISELOOPS_H
 
 #include "sk/Kernel.h"
 #include "sk/iter/Loops.h"
@@ -22,7 +20,19 @@
 #include <cstdint>
 #include <type_traits>
 
+// Once per Highway target (Note [Highway dynamic dispatch] in
+// sk/iter/Loops.h).
+#if defined(SKC_KERNELS_CPU_POINTWISELOOPS_PER_TARGET) ==                      \
+    defined(HWY_TARGET_TOGGLE)
+#ifdef SKC_KERNELS_CPU_POINTWISELOOPS_PER_TARGET
+#undef SKC_KERNELS_CPU_POINTWISELOOPS_PER_TARGET
+#else
+#define SKC_KERNELS_CPU_POINTWISELOOPS_PER_TARGET
+#endif
+
+HWY_BEFORE_NAMESPACE();
 namespace sk {
+namespace HWY_NAMESPACE {
 
 // Note [Small contiguous iterations]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -124,6 +134,8 @@ template <typename V, typename S> inline V splat(S X) {
   return hn::Set(D, static_cast<hn::TFromV<V>>(X));
 }
 
+} // namespace HWY_NAMESPACE
 } // namespace sk
+HWY_AFTER_NAMESPACE();
 
-#endif // SKC_KERNELS_CPU_POINTWISELOOPS_H
+#endif // SKC_KERNELS_CPU_POINTWISELOOPS_PER_TARGET

@@ -26,7 +26,6 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
-#include "sk/iter/Reduce.h"
 
 #include "shared/ReduceOps.h"
 
@@ -34,12 +33,23 @@
 #include <limits>
 #include <type_traits>
 
-namespace sk {
+// The kernels are compiled for every Highway target and called for the
+// best one the CPU has (Note [Highway dynamic dispatch] in sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/ReduceOps.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
 
+#include "sk/iter/Reduce.h"
+
+// What every target shares, defined once.
+#ifndef SKC_KERNELS_CPU_REDUCEOPS_SHARED
+#define SKC_KERNELS_CPU_REDUCEOPS_SHARED
+namespace sk {
 using kernels::dimsOrAll;
 using kernels::reducedCount;
-
 namespace {
+
+
 
 using DimMask = TensorIteratorBase::DimMask;
 
@@ -81,6 +91,43 @@ template <typename T> bool isNan(T X) {
     return false;
 }
 
+/// all() and any() give bool, or uint8 for a uint8 input, and may write a
+/// given bool or uint8 out= (Note [all, any : uint8 compatibility] in
+/// PyTorch's ReduceOps.cpp).
+ScalarType allAnyMeta(impl::MetaBase &Meta, const char *Name,
+                      const Tensor &Self) {
+  const Tensor &Result = Meta.maybe_get_output();
+  if (Result.defined()) {
+    SK_CHECK(
+        Result.scalar_type() == kBool || Result.scalar_type() == kByte, Name,
+        " only supports bool tensor for result, got: ", Result.scalar_type());
+    return Result.scalar_type();
+  }
+  return Self.scalar_type() == kByte ? kByte : kBool;
+}
+
+/// amax() and amin() keep self's dtype; an out= must have it too.
+ScalarType extremumMeta(impl::MetaBase &Meta, const char *Name,
+                        const Tensor &Self, IntArrayRef Dims) {
+  const Tensor &Result = Meta.maybe_get_output();
+  if (Result.defined())
+    SK_CHECK(Self.scalar_type() == Result.scalar_type(),
+             "Expected the dtype for input and out to match, but got ",
+             Self.scalar_type(), " for input's dtype and ",
+             Result.scalar_type(), " for out's dtype.");
+  if (Self.numel() == 0)
+    zeroNumelCheckDims(Self, Dims, Name);
+  return Self.scalar_type();
+}
+} // namespace
+} // namespace sk
+#endif // SKC_KERNELS_CPU_REDUCEOPS_SHARED
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+namespace {
+
 /// The vector body of Reduce.h's loop with a final \p Project: what
 /// cpu_reduce_vec does, for reductions whose result is not the
 /// accumulator itself (mean divides it). \p Init is the identity of
@@ -90,9 +137,9 @@ template <typename T, typename ReduceOp, typename VecReduceOp,
 void reduceVecProject(TensorIteratorBase &Iter, T Init, ReduceOp Reduce,
                       VecReduceOp VecReduce, ProjectOp Project) {
   detail::checkReduction(Iter);
-  detail::HWY_NAMESPACE::VecRun<T, ReduceOp, VecReduceOp> Run{Reduce, VecReduce,
+  loops::VecRun<T, ReduceOp, VecReduceOp> Run{Reduce, VecReduce,
                                                               Init};
-  detail::ReduceLoop<T, T, T, ReduceOp, ReduceOp, ProjectOp, decltype(Run)>
+  loops::ReduceLoop<T, T, T, ReduceOp, ReduceOp, ProjectOp, decltype(Run)>
       Loop(Iter, Init, Reduce, Reduce, Project, Run);
   Loop.run(kGrainSize);
 }
@@ -238,37 +285,88 @@ template <bool IsAll> void logicalReduce(TensorIteratorBase &Iter) {
         Combine, [](bool Acc) { return Acc; });
   });
 }
-
-/// all() and any() give bool, or uint8 for a uint8 input, and may write a
-/// given bool or uint8 out= (Note [all, any : uint8 compatibility] in
-/// PyTorch's ReduceOps.cpp).
-ScalarType allAnyMeta(impl::MetaBase &Meta, const char *Name,
-                      const Tensor &Self) {
-  const Tensor &Result = Meta.maybe_get_output();
-  if (Result.defined()) {
-    SK_CHECK(
-        Result.scalar_type() == kBool || Result.scalar_type() == kByte, Name,
-        " only supports bool tensor for result, got: ", Result.scalar_type());
-    return Result.scalar_type();
-  }
-  return Self.scalar_type() == kByte ? kByte : kBool;
-}
-
-/// amax() and amin() keep self's dtype; an out= must have it too.
-ScalarType extremumMeta(impl::MetaBase &Meta, const char *Name,
-                        const Tensor &Self, IntArrayRef Dims) {
-  const Tensor &Result = Meta.maybe_get_output();
-  if (Result.defined())
-    SK_CHECK(Self.scalar_type() == Result.scalar_type(),
-             "Expected the dtype for input and out to match, but got ",
-             Self.scalar_type(), " for input's dtype and ",
-             Result.scalar_type(), " for out's dtype.");
-  if (Self.numel() == 0)
-    zeroNumelCheckDims(Self, Dims, Name);
-  return Self.scalar_type();
-}
-
 } // namespace
+static void sum_outImpl(const Tensor &self,
+    OptionalIntArrayRef dim,
+    bool keepdim,
+    std::optional<ScalarType> dtype,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
+  ArithmeticReduce</*IsProduct=*/false>::run(Iter, std::nullopt);
+}
+static void mean_outImpl(const Tensor &self,
+    OptionalIntArrayRef dim,
+    bool keepdim,
+    std::optional<ScalarType> dtype,
+    const Tensor &out) {
+  // One pass: the sum is divided as it is stored. Over no elements that is
+  // 0 / 0, NaN, as in PyTorch.
+  int64_t Count = reducedCount(self, dimsOrAll(dim));
+  TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
+  ArithmeticReduce</*IsProduct=*/false>::run(Iter, static_cast<double>(Count));
+}
+static void prod_outImpl(const Tensor &self,
+    int64_t dim,
+    bool keepdim,
+    std::optional<ScalarType> dtype,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
+  ArithmeticReduce</*IsProduct=*/true>::run(Iter, std::nullopt);
+}
+static void amax_outImpl(const Tensor &self,
+    IntArrayRef dim,
+    bool keepdim,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, dim, keepdim);
+  ExtremumReduce</*IsMax=*/true>::run(Iter);
+}
+static void amin_outImpl(const Tensor &self,
+    IntArrayRef dim,
+    bool keepdim,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, dim, keepdim);
+  ExtremumReduce</*IsMax=*/false>::run(Iter);
+}
+static void all_outImpl(const Tensor &self,
+    int64_t dim,
+    bool keepdim,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
+  logicalReduce</*IsAll=*/true>(Iter);
+}
+static void all_all_outImpl(const Tensor &self,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
+  logicalReduce</*IsAll=*/true>(Iter);
+}
+static void any_outImpl(const Tensor &self,
+    int64_t dim,
+    bool keepdim,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
+  logicalReduce</*IsAll=*/false>(Iter);
+}
+static void any_all_outImpl(const Tensor &self,
+    const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
+  logicalReduce</*IsAll=*/false>(Iter);
+}
+} // namespace HWY_NAMESPACE
+} // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(sum_outImpl);
+HWY_EXPORT(mean_outImpl);
+HWY_EXPORT(prod_outImpl);
+HWY_EXPORT(amax_outImpl);
+HWY_EXPORT(amin_outImpl);
+HWY_EXPORT(all_outImpl);
+HWY_EXPORT(all_all_outImpl);
+HWY_EXPORT(any_outImpl);
+HWY_EXPORT(any_all_outImpl);
 
 //===----------------------------------------------------------------------===//
 // sum, mean, prod
@@ -282,12 +380,10 @@ SK_META_FUNC(sum, dim_IntList)
                          reduction_shape(self.sizes(), dimsOrAll(dim), keepdim),
                          {}, self.options().dtype(OutDtype));
 }
-
 SK_IMPL_FUNC(sum_out)
 (const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
  std::optional<ScalarType> dtype, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
-  ArithmeticReduce</*IsProduct=*/false>::run(Iter, std::nullopt);
+  HWY_DYNAMIC_DISPATCH(sum_outImpl)(self, dim, keepdim, dtype, out);
 }
 
 Tensor SK_NATIVE_FUNC(sum)(const Tensor &self,
@@ -311,15 +407,10 @@ SK_META_FUNC(mean, dim)
                          reduction_shape(self.sizes(), dimsOrAll(dim), keepdim),
                          {}, self.options().dtype(OutDtype));
 }
-
 SK_IMPL_FUNC(mean_out)
 (const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
  std::optional<ScalarType> dtype, const Tensor &out) {
-  // One pass: the sum is divided as it is stored. Over no elements that is
-  // 0 / 0, NaN, as in PyTorch.
-  int64_t Count = reducedCount(self, dimsOrAll(dim));
-  TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
-  ArithmeticReduce</*IsProduct=*/false>::run(Iter, static_cast<double>(Count));
+  HWY_DYNAMIC_DISPATCH(mean_outImpl)(self, dim, keepdim, dtype, out);
 }
 
 Tensor SK_NATIVE_FUNC(mean)(const Tensor &self,
@@ -334,12 +425,10 @@ SK_META_FUNC(prod, dim_int)
   set_output_raw_strided(0, reduction_shape(self.sizes(), {dim}, keepdim), {},
                          self.options().dtype(OutDtype));
 }
-
 SK_IMPL_FUNC(prod_out)
 (const Tensor &self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype,
  const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
-  ArithmeticReduce</*IsProduct=*/true>::run(Iter, std::nullopt);
+  HWY_DYNAMIC_DISPATCH(prod_outImpl)(self, dim, keepdim, dtype, out);
 }
 
 Tensor SK_NATIVE_FUNC(prod)(const Tensor &self,
@@ -358,11 +447,9 @@ SK_META_FUNC(amax)(const Tensor &self, IntArrayRef dim, bool keepdim) {
   set_output_raw_strided(0, reduction_shape(self.sizes(), dim, keepdim), {},
                          self.options().dtype(OutDtype));
 }
-
 SK_IMPL_FUNC(amax_out)
 (const Tensor &self, IntArrayRef dim, bool keepdim, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, dim, keepdim);
-  ExtremumReduce</*IsMax=*/true>::run(Iter);
+  HWY_DYNAMIC_DISPATCH(amax_outImpl)(self, dim, keepdim, out);
 }
 
 SK_META_FUNC(amin)(const Tensor &self, IntArrayRef dim, bool keepdim) {
@@ -370,11 +457,9 @@ SK_META_FUNC(amin)(const Tensor &self, IntArrayRef dim, bool keepdim) {
   set_output_raw_strided(0, reduction_shape(self.sizes(), dim, keepdim), {},
                          self.options().dtype(OutDtype));
 }
-
 SK_IMPL_FUNC(amin_out)
 (const Tensor &self, IntArrayRef dim, bool keepdim, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, dim, keepdim);
-  ExtremumReduce</*IsMax=*/false>::run(Iter);
+  HWY_DYNAMIC_DISPATCH(amin_outImpl)(self, dim, keepdim, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -389,11 +474,9 @@ SK_PRECOMPUTE_META_FUNC(all, dim)
   return SK_PRECOMPUTE_STRUCT(all, dim)().set_dim(
       maybeWrapDim(dim, self.dim()));
 }
-
 SK_IMPL_FUNC(all_out)
 (const Tensor &self, int64_t dim, bool keepdim, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
-  logicalReduce</*IsAll=*/true>(Iter);
+  HWY_DYNAMIC_DISPATCH(all_outImpl)(self, dim, keepdim, out);
 }
 
 SK_META_FUNC(all)(const Tensor &self) {
@@ -402,10 +485,9 @@ SK_META_FUNC(all)(const Tensor &self) {
                          reduction_shape(self.sizes(), {}, /*Keepdim=*/false),
                          {}, self.options().dtype(OutDtype));
 }
-
-SK_IMPL_FUNC(all_all_out)(const Tensor &self, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
-  logicalReduce</*IsAll=*/true>(Iter);
+SK_IMPL_FUNC(all_all_out)
+(const Tensor &self, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(all_all_outImpl)(self, out);
 }
 
 SK_PRECOMPUTE_META_FUNC(any, dim)
@@ -416,11 +498,9 @@ SK_PRECOMPUTE_META_FUNC(any, dim)
   return SK_PRECOMPUTE_STRUCT(any, dim)().set_dim(
       maybeWrapDim(dim, self.dim()));
 }
-
 SK_IMPL_FUNC(any_out)
 (const Tensor &self, int64_t dim, bool keepdim, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
-  logicalReduce</*IsAll=*/false>(Iter);
+  HWY_DYNAMIC_DISPATCH(any_outImpl)(self, dim, keepdim, out);
 }
 
 SK_META_FUNC(any)(const Tensor &self) {
@@ -429,10 +509,9 @@ SK_META_FUNC(any)(const Tensor &self) {
                          reduction_shape(self.sizes(), {}, /*Keepdim=*/false),
                          {}, self.options().dtype(OutDtype));
 }
-
-SK_IMPL_FUNC(any_all_out)(const Tensor &self, const Tensor &out) {
-  TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
-  logicalReduce</*IsAll=*/false>(Iter);
+SK_IMPL_FUNC(any_all_out)
+(const Tensor &self, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(any_all_outImpl)(self, out);
 }
-
 } // namespace sk
+#endif // HWY_ONCE

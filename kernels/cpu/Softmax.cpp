@@ -21,17 +21,57 @@
 #include "NativeFunctions.h"
 #include "shared/SizesAround.h"
 
-#include "sk/iter/Loops.h"
-
-#include <hwy/contrib/math/math-inl.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+// The kernels are compiled for every Highway target and called for the
+// best one the CPU has (Note [Highway dynamic dispatch] in sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/Softmax.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+
+#include <hwy/contrib/math/math-inl.h>
+
+#include "sk/iter/Loops.h"
+
+// What every target shares, defined once.
+#ifndef SKC_KERNELS_CPU_SOFTMAX_SHARED
+#define SKC_KERNELS_CPU_SOFTMAX_SHARED
 namespace sk {
 namespace {
+
+/// The checks of _softmax and _log_softmax's meta functions (PyTorch's),
+/// and the options of their output.
+TensorOptions checkSoftmax(const char *Op, const Tensor &self, int64_t dim,
+                           bool half_to_float) {
+  int64_t Dim = maybeWrapDim(dim, self.dim());
+  SK_CHECK(isFloatingType(self.scalar_type()), Op,
+           "(): expected a floating-point input, but got ", self.scalar_type());
+  SK_CHECK(!half_to_float || self.scalar_type() == kHalf ||
+               self.scalar_type() == kBFloat16,
+           Op,
+           "(): conversion with half_to_float is supported for float16 "
+           "and bfloat16 inputs only, but got ",
+           self.scalar_type());
+  int64_t InputDim = self.dim() > 0 ? self.dim() : 1;
+  SK_CHECK(Dim >= 0 && Dim < InputDim,
+           "dim must be non-negative and less than input dimensions");
+  TensorOptions Options = self.options();
+  if (half_to_float)
+    Options = Options.dtype(kFloat);
+  return Options;
+}
+} // namespace
+} // namespace sk
+#endif // SKC_KERNELS_CPU_SOFTMAX_SHARED
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+namespace {
+
 
 /// exp(X) on a vector, NaN in giving NaN out: Highway's Exp clamps inputs
 /// below its lower bound to zero, which would turn a NaN into 0 and hide it
@@ -209,28 +249,6 @@ void hostSoftmax(const In *Src, Out *Dst, int64_t Outer, int64_t Dim,
   });
 }
 
-/// The checks of _softmax and _log_softmax's meta functions (PyTorch's),
-/// and the options of their output.
-TensorOptions checkSoftmax(const char *Op, const Tensor &self, int64_t dim,
-                           bool half_to_float) {
-  int64_t Dim = maybeWrapDim(dim, self.dim());
-  SK_CHECK(isFloatingType(self.scalar_type()), Op,
-           "(): expected a floating-point input, but got ", self.scalar_type());
-  SK_CHECK(!half_to_float || self.scalar_type() == kHalf ||
-               self.scalar_type() == kBFloat16,
-           Op,
-           "(): conversion with half_to_float is supported for float16 "
-           "and bfloat16 inputs only, but got ",
-           self.scalar_type());
-  int64_t InputDim = self.dim() > 0 ? self.dim() : 1;
-  SK_CHECK(Dim >= 0 && Dim < InputDim,
-           "dim must be non-negative and less than input dimensions");
-  TensorOptions Options = self.options();
-  if (half_to_float)
-    Options = Options.dtype(kFloat);
-  return Options;
-}
-
 void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
   if (self.numel() == 0)
     return;
@@ -256,17 +274,36 @@ void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
   dispatchDtypes<dtypes::Floating>(
       self.scalar_type(), Log ? "log_softmax_cpu" : "softmax_cpu", Run);
 }
-
 } // namespace
+static void softmax_outImpl(const Tensor &self,
+    int64_t dim,
+    bool half_to_float,
+    const Tensor &out) {
+  softmaxImpl(self, dim, out, /*Log=*/false);
+}
+static void log_softmax_outImpl(const Tensor &self,
+    int64_t dim,
+    bool half_to_float,
+    const Tensor &out) {
+  softmaxImpl(self, dim, out, /*Log=*/true);
+}
+} // namespace HWY_NAMESPACE
+} // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(softmax_outImpl);
+HWY_EXPORT(log_softmax_outImpl);
 
 SK_META_FUNC(_softmax)(const Tensor &self, int64_t dim, bool half_to_float) {
   set_output_contiguous(0, self.sizes(),
                         checkSoftmax("_softmax", self, dim, half_to_float));
 }
-
 SK_IMPL_FUNC(softmax_out)
 (const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
-  softmaxImpl(self, dim, out, /*Log=*/false);
+  HWY_DYNAMIC_DISPATCH(softmax_outImpl)(self, dim, half_to_float, out);
 }
 
 SK_META_FUNC(_log_softmax)
@@ -274,10 +311,9 @@ SK_META_FUNC(_log_softmax)
   set_output_contiguous(0, self.sizes(),
                         checkSoftmax("_log_softmax", self, dim, half_to_float));
 }
-
 SK_IMPL_FUNC(log_softmax_out)
 (const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
-  softmaxImpl(self, dim, out, /*Log=*/true);
+  HWY_DYNAMIC_DISPATCH(log_softmax_outImpl)(self, dim, half_to_float, out);
 }
 
 // The composites cast first, as PyTorch's do on the CPU: softmax in a
@@ -293,5 +329,5 @@ Tensor SK_NATIVE_FUNC(log_softmax)(const Tensor &self, int64_t dim,
   Tensor Converted = dtype ? self.to(*dtype) : self;
   return sk::_log_softmax(Converted, dim, /*half_to_float=*/false);
 }
-
 } // namespace sk
+#endif // HWY_ONCE

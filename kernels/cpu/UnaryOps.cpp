@@ -21,7 +21,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
-#include "PointwiseLoops.h"
 
 #include "sk/iter/TypePromotion.h"
 
@@ -30,38 +29,18 @@
 #include <string_view>
 #include <type_traits>
 
+// The kernels are compiled for every Highway target and called for the
+// best one the CPU has (Note [Highway dynamic dispatch] in sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/UnaryOps.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+
+#include "PointwiseLoops.h"
+
+// What every target shares, defined once.
+#ifndef SKC_KERNELS_CPU_UNARYOPS_SHARED
+#define SKC_KERNELS_CPU_UNARYOPS_SHARED
 namespace sk {
-
-//===----------------------------------------------------------------------===//
-// Helpers
-//===----------------------------------------------------------------------===//
-
-/// Defines the meta function and impl of a float op `Name` computing
-/// `Expr` of X (opmath_type) element by element.
-#define SK_UNARY_FLOAT_OP(Name, Expr)                                          \
-  SK_META_FUNC(Name)(const Tensor &self) {                                     \
-    build_borrowing_unary_float_op(maybe_get_output(), self);                  \
-  }                                                                            \
-  SK_IMPL_FUNC(Name##_out)(const Tensor &self, const Tensor &out) {            \
-    dispatchDtypes<dtypes::Floating>(                                          \
-        common_dtype(), #Name "_cpu", [&](auto Tag) {                          \
-          using T = decltype(Tag);                                             \
-          using M = opmath_type<T>;                                            \
-          unaryScalarKernel<T>(*this, [](M X) { return Expr; });               \
-        });                                                                    \
-  }
-
-//===----------------------------------------------------------------------===//
-// neg, abs
-//===----------------------------------------------------------------------===//
-
-SK_META_FUNC(neg)(const Tensor &self) {
-  SK_CHECK(self.dtype() != kBool,
-           "Negation, the `-` operator, on a bool tensor is not supported. If "
-           "you are trying to invert a mask, use the `~` or `logical_not()` "
-           "operator instead.");
-  build_borrowing_unary_op(maybe_get_output(), self);
-}
 
 /// Wrapping negation: -INT_MIN is INT_MIN, as in two's complement.
 template <typename T> static inline T negate(T X) {
@@ -69,105 +48,6 @@ template <typename T> static inline T negate(T X) {
     return static_cast<T>(uint64_t(0) - static_cast<uint64_t>(X));
   else
     return -X;
-}
-
-SK_IMPL_FUNC(neg_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "neg_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    unaryKernel<T>(
-        *this, [](M X) { return negate(X); },
-        [](auto X) { return hn::Neg(X); });
-  });
-}
-
-SK_META_FUNC(abs)(const Tensor &self) {
-  build_borrowing_unary_op(maybe_get_output(), self);
-}
-
-SK_IMPL_FUNC(abs_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "abs_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (std::is_unsigned_v<T>)
-      unaryScalarKernel<T>(*this, [](M X) { return X; });
-    else
-      unaryKernel<T>(
-          *this,
-          [](M X) {
-            if constexpr (kIsInteger<M>)
-              return X < 0 ? negate(X) : X;
-            else
-              return std::abs(X);
-          },
-          [](auto X) { return hn::Abs(X); });
-  });
-}
-
-//===----------------------------------------------------------------------===//
-// exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid
-//===----------------------------------------------------------------------===//
-
-SK_UNARY_FLOAT_OP(exp, std::exp(X))
-SK_UNARY_FLOAT_OP(log, std::log(X))
-SK_UNARY_FLOAT_OP(sin, std::sin(X))
-SK_UNARY_FLOAT_OP(cos, std::cos(X))
-SK_UNARY_FLOAT_OP(tanh, std::tanh(X))
-SK_UNARY_FLOAT_OP(sigmoid, M(1) / (M(1) + std::exp(-X)))
-
-SK_META_FUNC(sqrt)(const Tensor &self) {
-  build_borrowing_unary_float_op(maybe_get_output(), self);
-}
-
-SK_IMPL_FUNC(sqrt_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::Floating>(common_dtype(), "sqrt_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    unaryKernel<T>(
-        *this, [](M X) { return std::sqrt(X); },
-        [](auto X) { return hn::Sqrt(X); });
-  });
-}
-
-SK_META_FUNC(rsqrt)(const Tensor &self) {
-  build_borrowing_unary_float_op(maybe_get_output(), self);
-}
-
-SK_IMPL_FUNC(rsqrt_out)(const Tensor &self, const Tensor &out) {
-  // 1 / sqrt(x), correctly rounded twice as PyTorch's; not the hardware's
-  // approximate reciprocal square root.
-  dispatchDtypes<dtypes::Floating>(common_dtype(), "rsqrt_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    unaryKernel<T>(
-        *this, [](M X) { return M(1) / std::sqrt(X); },
-        [](auto X) { return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X)); });
-  });
-}
-
-//===----------------------------------------------------------------------===//
-// relu, gelu
-//===----------------------------------------------------------------------===//
-
-SK_META_FUNC(relu)(const Tensor &self) {
-  // PyTorch's relu is clamp_min(self, 0) behind this check.
-  SK_CHECK(self.dtype() != kBool, "Boolean inputs not supported for relu");
-  build_borrowing_unary_op(maybe_get_output(), self);
-}
-
-SK_IMPL_FUNC(relu_out)(const Tensor &self, const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "relu_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    // NaN stays NaN (clamp_min propagates it): compare and
-    // select rather than max, whose NaN rule is the ISA's.
-    unaryKernel<T>(
-        *this, [](M X) { return X < M(0) ? M(0) : X; },
-        [](auto X) {
-          const auto Zero = hn::Zero(hn::DFromV<decltype(X)>());
-          return hn::IfThenElse(hn::Lt(X, Zero), Zero, X);
-        });
-  });
 }
 
 namespace {
@@ -184,26 +64,116 @@ static GeluKind parseGeluApproximate(std::string_view Approximate) {
   return GeluKind::Tanh;
 }
 
-SK_META_FUNC(gelu)(const Tensor &self, std::string_view approximate) {
-  parseGeluApproximate(approximate);
-  build_borrowing_unary_op(maybe_get_output(), self);
+} // namespace sk
+#endif // SKC_KERNELS_CPU_UNARYOPS_SHARED
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+
+/// The kernel of a float op `Name` computing `Expr` of X (opmath_type)
+/// element by element.
+#define SK_UNARY_FLOAT_KERNEL(Name, Expr)                                      \
+  static void Name##Kernel(TensorIteratorBase &Iter) {                         \
+    dispatchDtypes<dtypes::Floating>(                                          \
+        Iter.common_dtype(), #Name "_cpu", [&](auto Tag) {                     \
+          using T = decltype(Tag);                                             \
+          using M = opmath_type<T>;                                            \
+          unaryScalarKernel<T>(Iter, [](M X) { return Expr; });                \
+        });                                                                    \
+  }
+
+static void negKernel(TensorIteratorBase &Iter) {
+  dispatchDtypes<dtypes::All>(Iter.common_dtype(), "neg_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    unaryKernel<T>(
+        Iter, [](M X) { return negate(X); },
+        [](auto X) { return hn::Neg(X); });
+  });
 }
 
-SK_IMPL_FUNC(gelu_out)
-(const Tensor &self, std::string_view approximate, const Tensor &out) {
-  GeluKind Kind = parseGeluApproximate(approximate);
+static void absKernel(TensorIteratorBase &Iter) {
+  dispatchDtypes<dtypes::All>(Iter.common_dtype(), "abs_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if constexpr (std::is_unsigned_v<T>)
+      unaryScalarKernel<T>(Iter, [](M X) { return X; });
+    else
+      unaryKernel<T>(
+          Iter,
+          [](M X) {
+            if constexpr (kIsInteger<M>)
+              return X < 0 ? negate(X) : X;
+            else
+              return std::abs(X);
+          },
+          [](auto X) { return hn::Abs(X); });
+  });
+}
+
+SK_UNARY_FLOAT_KERNEL(exp, std::exp(X))
+SK_UNARY_FLOAT_KERNEL(log, std::log(X))
+SK_UNARY_FLOAT_KERNEL(sin, std::sin(X))
+SK_UNARY_FLOAT_KERNEL(cos, std::cos(X))
+SK_UNARY_FLOAT_KERNEL(tanh, std::tanh(X))
+SK_UNARY_FLOAT_KERNEL(sigmoid, M(1) / (M(1) + std::exp(-X)))
+#undef SK_UNARY_FLOAT_KERNEL
+
+static void sqrtKernel(TensorIteratorBase &Iter) {
   dispatchDtypes<dtypes::Floating>(
-      common_dtype(), "GeluKernelImpl", [&](auto Tag) {
+      Iter.common_dtype(), "sqrt_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        unaryKernel<T>(
+            Iter, [](M X) { return std::sqrt(X); },
+            [](auto X) { return hn::Sqrt(X); });
+      });
+}
+
+static void rsqrtKernel(TensorIteratorBase &Iter) {
+  // 1 / sqrt(x), correctly rounded twice as PyTorch's; not the hardware's
+  // approximate reciprocal square root.
+  dispatchDtypes<dtypes::Floating>(
+      Iter.common_dtype(), "rsqrt_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        unaryKernel<T>(
+            Iter, [](M X) { return M(1) / std::sqrt(X); },
+            [](auto X) {
+              return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X));
+            });
+      });
+}
+
+static void reluKernel(TensorIteratorBase &Iter) {
+  dispatchDtypes<dtypes::All>(Iter.common_dtype(), "relu_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    // NaN stays NaN (clamp_min propagates it): compare and
+    // select rather than max, whose NaN rule is the ISA's.
+    unaryKernel<T>(
+        Iter, [](M X) { return X < M(0) ? M(0) : X; },
+        [](auto X) {
+          const auto Zero = hn::Zero(hn::DFromV<decltype(X)>());
+          return hn::IfThenElse(hn::Lt(X, Zero), Zero, X);
+        });
+  });
+}
+
+static void geluKernel(TensorIteratorBase &Iter, GeluKind Kind) {
+  dispatchDtypes<dtypes::Floating>(
+      Iter.common_dtype(), "GeluKernelImpl", [&](auto Tag) {
         using T = decltype(Tag);
         using M = opmath_type<T>;
         if (Kind == GeluKind::None) {
           // x * Phi(x), Phi the normal distribution's CDF.
-          unaryScalarKernel<T>(*this, [](M X) {
+          unaryScalarKernel<T>(Iter, [](M X) {
             return X * M(0.5) * (M(1) + std::erf(X * M(M_SQRT1_2)));
           });
           return;
         }
-        unaryScalarKernel<T>(*this, [](M X) {
+        unaryScalarKernel<T>(Iter, [](M X) {
           // sqrt(2 / pi), as PyTorch writes it.
           const M Beta = M(M_SQRT2 * M_2_SQRTPI * 0.5);
           const M Kappa = M(0.044715);
@@ -213,4 +183,96 @@ SK_IMPL_FUNC(gelu_out)
       });
 }
 
+} // namespace HWY_NAMESPACE
 } // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(negKernel);
+HWY_EXPORT(absKernel);
+HWY_EXPORT(expKernel);
+HWY_EXPORT(logKernel);
+HWY_EXPORT(sinKernel);
+HWY_EXPORT(cosKernel);
+HWY_EXPORT(tanhKernel);
+HWY_EXPORT(sigmoidKernel);
+HWY_EXPORT(sqrtKernel);
+HWY_EXPORT(rsqrtKernel);
+HWY_EXPORT(reluKernel);
+HWY_EXPORT(geluKernel);
+
+//===----------------------------------------------------------------------===//
+// neg, abs
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(neg)(const Tensor &self) {
+  SK_CHECK(self.dtype() != kBool,
+           "Negation, the `-` operator, on a bool tensor is not supported. If "
+           "you are trying to invert a mask, use the `~` or `logical_not()` "
+           "operator instead.");
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(neg_out)(const Tensor &self, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(negKernel)(*this);
+}
+
+SK_META_FUNC(abs)(const Tensor &self) {
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(abs_out)(const Tensor &self, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(absKernel)(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid
+//===----------------------------------------------------------------------===//
+
+/// The meta function and impl of a float op whose kernel is Name##Kernel.
+#define SK_UNARY_FLOAT_OP(Name)                                                \
+  SK_META_FUNC(Name)(const Tensor &self) {                                     \
+    build_borrowing_unary_float_op(maybe_get_output(), self);                  \
+  }                                                                            \
+  SK_IMPL_FUNC(Name##_out)(const Tensor &self, const Tensor &out) {            \
+    HWY_DYNAMIC_DISPATCH(Name##Kernel)(*this);                                 \
+  }
+
+SK_UNARY_FLOAT_OP(exp)
+SK_UNARY_FLOAT_OP(log)
+SK_UNARY_FLOAT_OP(sin)
+SK_UNARY_FLOAT_OP(cos)
+SK_UNARY_FLOAT_OP(tanh)
+SK_UNARY_FLOAT_OP(sigmoid)
+SK_UNARY_FLOAT_OP(sqrt)
+SK_UNARY_FLOAT_OP(rsqrt)
+#undef SK_UNARY_FLOAT_OP
+
+//===----------------------------------------------------------------------===//
+// relu, gelu
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(relu)(const Tensor &self) {
+  // PyTorch's relu is clamp_min(self, 0) behind this check.
+  SK_CHECK(self.dtype() != kBool, "Boolean inputs not supported for relu");
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(relu_out)(const Tensor &self, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(reluKernel)(*this);
+}
+
+SK_META_FUNC(gelu)(const Tensor &self, std::string_view approximate) {
+  parseGeluApproximate(approximate);
+  build_borrowing_unary_op(maybe_get_output(), self);
+}
+
+SK_IMPL_FUNC(gelu_out)
+(const Tensor &self, std::string_view approximate, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(geluKernel)(*this, parseGeluApproximate(approximate));
+}
+
+} // namespace sk
+#endif // HWY_ONCE

@@ -1221,6 +1221,10 @@ getKernelFlagsAdjuster(const KernelSourceOptions &Options) {
     if (!hasLanguageStandard(Args))
       Prefix.push_back("-std=c++17");
     Prefix.push_back("-DSKC_ANALYSIS=1");
+    // One Highway target is enough to check a kernel source: its
+    // foreach_target.h passes repeat the same code (Note [Highway dynamic
+    // dispatch] in sk/iter/Loops.h).
+    Prefix.push_back("-DHWY_COMPILE_ONLY_STATIC=1");
     if (isCUDASource(Args, File)) {
       // Host code only; CUDA 13 keeps CUB and Thrust in include/cccl, which
       // nvcc adds on its own and Clang does not.

@@ -26,15 +26,24 @@
 /// element by element (Note [Type promotion without temporaries] in
 /// TensorIterator.h), on the scalar path.
 ///
-/// Note [Highway static dispatch]
-/// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-/// The vector code is compiled for HWY_STATIC_TARGET: the best target the
-/// compiler flags allow (the runtime's CMake passes SKC_RUNTIME_ARCH_FLAGS,
-/// x86-64-v3 by default: AVX2 and FMA). Everything that depends on the
-/// target lives in namespace sk::detail::HWY_NAMESPACE, so translation
-/// units built for different targets cannot clash.
+/// Note [Highway dynamic dispatch]
+/// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+/// The loops are compiled once per Highway target, in namespace
+/// sk::HWY_NAMESPACE, as Highway's own -inl.h headers are: a kernel source
+/// that includes hwy/foreach_target.h first (kernels/cpu/BinaryOps.cpp,
+/// ...) is compiled for every target Highway attains (x86: SSE4, AVX2,
+/// AVX-512, and EMU128 for the rest) and calls the best one for the CPU it
+/// runs on through HWY_DYNAMIC_DISPATCH; no -march is needed or given. A
+/// source that does not (a user's kernel, CompareOps.cpp) gets the loops
+/// of the target its compiler flags allow (HWY_STATIC_TARGET), as
+/// sk::cpu_kernel and sk::hn. The helpers that call no kernel lambda
+/// (sk::detail) are compiled once.
 ///
 //===----------------------------------------------------------------------===//
+
+// Outside the include guard: Highway's per-target macros, for every pass of
+// foreach_target.h.
+#include <hwy/highway.h>
 
 #ifndef SK_ITER_LOOPS_H
 #define SK_ITER_LOOPS_H
@@ -42,19 +51,12 @@
 #include "sk/core/OpMathType.h"
 #include "sk/iter/TensorIterator.h"
 
-#include <hwy/highway.h>
-
 #include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 namespace sk {
-
-/// Highway's operations for the static target: `hn::Add(A, B)`.
-namespace hn = hwy::HWY_NAMESPACE;
-
-
 namespace detail {
 
 /// The signature of a callable (c10::function_traits).
@@ -156,6 +158,66 @@ bool dtypesMatch(const TensorIteratorBase &Iter, std::index_sequence<I...>) {
           ...);
 }
 
+template <typename Traits, size_t... I>
+inline bool isContiguous(const int64_t *Strides, std::index_sequence<I...>) {
+  return Strides[0] == sizeof(typename Traits::result_type) &&
+         ((Strides[I + 1] ==
+           static_cast<int64_t>(sizeof(typename Traits::template arg<I>))) &&
+          ...);
+}
+
+template <typename Fn>
+void checkElementwise(const TensorIteratorBase &Iter, int NumOutputs) {
+  using Traits = LoopBodyTraits<Fn>;
+  SK_INTERNAL_ASSERT(Iter.ninputs() == static_cast<int>(Traits::arity),
+                     "kernel takes ", Traits::arity,
+                     " inputs but the "
+                     "iterator has ",
+                     Iter.ninputs());
+  SK_INTERNAL_ASSERT(Iter.noutputs() == NumOutputs, "kernel writes ",
+                     NumOutputs, " outputs but the iterator has ",
+                     Iter.noutputs());
+  SK_INTERNAL_ASSERT(!Iter.is_meta(), "a CPU loop cannot run on meta tensors");
+}
+
+/// Whether the outputs (types \p Result) and inputs (\p Traits) of a
+/// multi-output kernel differ from the operands' dtypes.
+template <typename Result, typename Traits, size_t... O, size_t... I>
+bool multiOutputNeedsCast(const ScalarType *Dtypes, std::index_sequence<O...>,
+                          std::index_sequence<I...>) {
+  constexpr size_t NumOut = sizeof...(O);
+  return ((Dtypes[O] != scalarTypeOf<std::tuple_element_t<O, Result>>()) ||
+          ...) ||
+         ((Dtypes[NumOut + I] !=
+           scalarTypeOf<typename Traits::template arg<I>>()) ||
+          ...);
+}
+
+} // namespace detail
+} // namespace sk
+
+#endif // SK_ITER_LOOPS_H
+
+// The loops themselves, once per Highway target (Note [Highway dynamic
+// dispatch]): everything that calls a kernel's lambdas is compiled for the
+// target of the code that calls it, so that the lambdas inline.
+#if defined(SK_ITER_LOOPS_PER_TARGET) == defined(HWY_TARGET_TOGGLE)
+#ifdef SK_ITER_LOOPS_PER_TARGET
+#undef SK_ITER_LOOPS_PER_TARGET
+#else
+#define SK_ITER_LOOPS_PER_TARGET
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+
+/// Highway's operations for this target: `hn::Add(A, B)`.
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace loops {
+using namespace ::sk::detail;
+
 /// The elementwise loop over \p N elements with any strides and no
 /// conversion.
 template <typename Traits, typename Fn, size_t... I>
@@ -196,14 +258,6 @@ inline void castingLoop(char **Data, const int64_t *Strides, int64_t N,
                      Data[I + 1] + J * Strides[I + 1], Dtypes[I + 1])...));
 }
 
-template <typename Traits, size_t... I>
-inline bool isContiguous(const int64_t *Strides, std::index_sequence<I...>) {
-  return Strides[0] == sizeof(typename Traits::result_type) &&
-         ((Strides[I + 1] ==
-           static_cast<int64_t>(sizeof(typename Traits::template arg<I>))) &&
-          ...);
-}
-
 /// Runs \p Loop1d(Data, Strides, Size0) over each row of a 2-d block.
 template <int NT, typename Loop1d>
 inline void forEachRow(char **Base, const int64_t *Strides, int64_t Size0,
@@ -218,20 +272,6 @@ inline void forEachRow(char **Base, const int64_t *Strides, int64_t Size0,
         Data[Arg] += Outer[Arg];
     Loop(Data, Strides, Size0);
   }
-}
-
-template <typename Fn>
-void checkElementwise(const TensorIteratorBase &Iter, int NumOutputs) {
-  using Traits = LoopBodyTraits<Fn>;
-  SK_INTERNAL_ASSERT(Iter.ninputs() == static_cast<int>(Traits::arity),
-                     "kernel takes ", Traits::arity,
-                     " inputs but the "
-                     "iterator has ",
-                     Iter.ninputs());
-  SK_INTERNAL_ASSERT(Iter.noutputs() == NumOutputs, "kernel writes ",
-                     NumOutputs, " outputs but the iterator has ",
-                     Iter.noutputs());
-  SK_INTERNAL_ASSERT(!Iter.is_meta(), "a CPU loop cannot run on meta tensors");
 }
 
 /// The 1-d body of cpu_kernel and of cpu_kernel_vec's scalar path.
@@ -259,8 +299,6 @@ template <typename Fn> struct ScalarLoop1d {
       basicLoop<Traits>(Data, Strides, N, F, Indices());
   }
 };
-
-namespace HWY_NAMESPACE {
 
 /// The vectorized loop over \p N contiguous elements; input number
 /// \p Scalar - 1 (if \p Scalar > 0) is one element broadcast (stride 0).
@@ -330,8 +368,7 @@ inline void vecRow(char **Data, const int64_t *Strides, int64_t N, Fn &F,
     Fallback(Data, Strides, N);
 }
 
-} // namespace HWY_NAMESPACE
-} // namespace detail
+} // namespace loops
 
 /// Runs \p F over every element of \p Iter (one output, inputs as the
 /// lambda's parameters), in parallel above \p GrainSize elements.
@@ -339,12 +376,12 @@ template <typename Fn>
 void cpu_kernel(TensorIteratorBase &Iter, Fn &&F,
                 int64_t GrainSize = kGrainSize) {
   using FnT = std::remove_reference_t<Fn>;
-  detail::checkElementwise<FnT>(Iter, 1);
-  detail::ScalarLoop1d<FnT> Loop(Iter, F);
-  constexpr int NT = detail::ScalarLoop1d<FnT>::NT;
+  ::sk::detail::checkElementwise<FnT>(Iter, 1);
+  loops::ScalarLoop1d<FnT> Loop(Iter, F);
+  constexpr int NT = loops::ScalarLoop1d<FnT>::NT;
   Iter.for_each(
       [&](char **Base, const int64_t *Strides, int64_t Size0, int64_t Size1) {
-        detail::forEachRow<NT>(Base, Strides, Size0, Size1, Loop);
+        loops::forEachRow<NT>(Base, Strides, Size0, Size1, Loop);
       },
       GrainSize);
 }
@@ -353,12 +390,12 @@ void cpu_kernel(TensorIteratorBase &Iter, Fn &&F,
 template <typename Fn>
 void cpu_serial_kernel(TensorIteratorBase &Iter, Fn &&F) {
   using FnT = std::remove_reference_t<Fn>;
-  detail::checkElementwise<FnT>(Iter, 1);
-  detail::ScalarLoop1d<FnT> Loop(Iter, F);
-  constexpr int NT = detail::ScalarLoop1d<FnT>::NT;
+  ::sk::detail::checkElementwise<FnT>(Iter, 1);
+  loops::ScalarLoop1d<FnT> Loop(Iter, F);
+  constexpr int NT = loops::ScalarLoop1d<FnT>::NT;
   Iter.serial_for_each(
       [&](char **Base, const int64_t *Strides, int64_t Size0, int64_t Size1) {
-        detail::forEachRow<NT>(Base, Strides, Size0, Size1, Loop);
+        loops::forEachRow<NT>(Base, Strides, Size0, Size1, Loop);
       },
       {0, Iter.numel()});
 }
@@ -370,26 +407,26 @@ template <typename Fn, typename VecFn>
 void cpu_kernel_vec(TensorIteratorBase &Iter, Fn &&F, VecFn &&VF,
                     int64_t GrainSize = kGrainSize) {
   using FnT = std::remove_reference_t<Fn>;
-  using Traits = detail::LoopBodyTraits<FnT>;
+  using Traits = ::sk::detail::LoopBodyTraits<FnT>;
   using T = typename Traits::result_type;
   using Indices = std::make_index_sequence<Traits::arity>;
-  static_assert(detail::allArgsAre<Traits, T>(Indices()),
+  static_assert(::sk::detail::allArgsAre<Traits, T>(Indices()),
                 "cpu_kernel_vec: every parameter of the scalar op must have "
                 "its result type");
-  detail::checkElementwise<FnT>(Iter, 1);
-  if constexpr (!detail::kHasVec<T>) {
+  ::sk::detail::checkElementwise<FnT>(Iter, 1);
+  if constexpr (!::sk::detail::kHasVec<T>) {
     (void)VF;
     cpu_kernel(Iter, F, GrainSize);
   } else {
-    detail::ScalarLoop1d<FnT> Fallback(Iter, F);
-    constexpr int NT = detail::ScalarLoop1d<FnT>::NT;
+    loops::ScalarLoop1d<FnT> Fallback(Iter, F);
+    constexpr int NT = loops::ScalarLoop1d<FnT>::NT;
     if (Fallback.NeedsCast)
       return cpu_kernel(Iter, F, GrainSize);
     Iter.for_each(
         [&](char **Base, const int64_t *Strides, int64_t Size0, int64_t Size1) {
-          detail::forEachRow<NT>(Base, Strides, Size0, Size1,
+          loops::forEachRow<NT>(Base, Strides, Size0, Size1,
                                  [&](char **Data, const int64_t *S, int64_t N) {
-                                   detail::HWY_NAMESPACE::vecRow<T>(
+                                   loops::vecRow<T>(
                                        Data, S, N, F, VF, Fallback, Indices());
                                  });
         },
@@ -397,20 +434,7 @@ void cpu_kernel_vec(TensorIteratorBase &Iter, Fn &&F, VecFn &&VF,
   }
 }
 
-namespace detail {
-/// Whether the outputs (types \p Result) and inputs (\p Traits) of a
-/// multi-output kernel differ from the operands' dtypes.
-template <typename Result, typename Traits, size_t... O, size_t... I>
-bool multiOutputNeedsCast(const ScalarType *Dtypes, std::index_sequence<O...>,
-                          std::index_sequence<I...>) {
-  constexpr size_t NumOut = sizeof...(O);
-  return ((Dtypes[O] != scalarTypeOf<std::tuple_element_t<O, Result>>()) ||
-          ...) ||
-         ((Dtypes[NumOut + I] !=
-           scalarTypeOf<typename Traits::template arg<I>>()) ||
-          ...);
-}
-
+namespace loops {
 /// The row loop of cpu_kernel_multiple_outputs.
 template <typename Traits, typename Fn, size_t... O, size_t... I>
 inline void multiOutputRow(char **Data, const int64_t *Strides, int64_t N,
@@ -431,7 +455,7 @@ inline void multiOutputRow(char **Data, const int64_t *Strides, int64_t N,
     }
   }
 }
-} // namespace detail
+} // namespace loops
 
 /// cpu_kernel for kernels with several outputs: \p F returns a std::tuple
 /// with one value per output, in order.
@@ -439,30 +463,46 @@ template <typename Fn>
 void cpu_kernel_multiple_outputs(TensorIteratorBase &Iter, Fn &&F,
                                  int64_t GrainSize = kGrainSize) {
   using FnT = std::remove_reference_t<Fn>;
-  using Traits = detail::LoopBodyTraits<FnT>;
+  using Traits = ::sk::detail::LoopBodyTraits<FnT>;
   using Result = typename Traits::result_type;
   constexpr int NumOut = static_cast<int>(std::tuple_size_v<Result>);
   constexpr int NT = NumOut + static_cast<int>(Traits::arity);
   using OutIdx = std::make_index_sequence<NumOut>;
   using InIdx = std::make_index_sequence<Traits::arity>;
-  detail::checkElementwise<FnT>(Iter, NumOut);
+  ::sk::detail::checkElementwise<FnT>(Iter, NumOut);
 
   ScalarType Dtypes[NT];
   for (int Arg = 0; Arg < NT; ++Arg)
     Dtypes[Arg] = Iter.dtype(Arg);
   bool NeedsCast =
-      detail::multiOutputNeedsCast<Result, Traits>(Dtypes, OutIdx(), InIdx());
+      ::sk::detail::multiOutputNeedsCast<Result, Traits>(Dtypes, OutIdx(), InIdx());
   auto Row = [&](char **Data, const int64_t *Strides, int64_t N) {
-    detail::multiOutputRow<Traits>(Data, Strides, N, Dtypes, NeedsCast, F,
+    loops::multiOutputRow<Traits>(Data, Strides, N, Dtypes, NeedsCast, F,
                                    OutIdx(), InIdx());
   };
   Iter.for_each(
       [&](char **Base, const int64_t *Strides, int64_t Size0, int64_t Size1) {
-        detail::forEachRow<NT>(Base, Strides, Size0, Size1, Row);
+        loops::forEachRow<NT>(Base, Strides, Size0, Size1, Row);
       },
       GrainSize);
 }
 
+} // namespace HWY_NAMESPACE
 } // namespace sk
+HWY_AFTER_NAMESPACE();
 
-#endif // SK_ITER_LOOPS_H
+// A kernel source without foreach_target.h (no HWY_TARGET_INCLUDE) runs the
+// loops of the static target, as sk::cpu_kernel. In one with it, these
+// names would be found by argument-dependent lookup beside each target's
+// own, so it has none.
+#if HWY_ONCE && !defined(HWY_TARGET_INCLUDE)
+namespace sk {
+namespace hn = hwy::HWY_NAMESPACE;
+using HWY_NAMESPACE::cpu_kernel;
+using HWY_NAMESPACE::cpu_kernel_multiple_outputs;
+using HWY_NAMESPACE::cpu_kernel_vec;
+using HWY_NAMESPACE::cpu_serial_kernel;
+} // namespace sk
+#endif
+
+#endif // SK_ITER_LOOPS_PER_TARGET

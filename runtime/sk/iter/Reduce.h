@@ -41,15 +41,44 @@
 ///
 //===----------------------------------------------------------------------===//
 
+// Outside the include guard: Loops.h's per-target loops, for every pass
+// of foreach_target.h.
+#include "sk/iter/Loops.h"
+
 #ifndef SK_ITER_REDUCE_H
 #define SK_ITER_REDUCE_H
-
-#include "sk/iter/Loops.h"
 
 #include <algorithm>
 
 namespace sk {
 namespace detail {
+
+inline void checkReduction(const TensorIteratorBase &Iter) {
+  SK_INTERNAL_ASSERT(Iter.noutputs() == 1 && Iter.ninputs() == 1,
+                     "a reduction loop needs one output and one input");
+  SK_INTERNAL_ASSERT(!Iter.is_meta(), "a CPU loop cannot run on meta tensors");
+  SK_INTERNAL_ASSERT(Iter.ndim() <= 64, "more than 64 dimensions");
+}
+
+} // namespace detail
+} // namespace sk
+
+#endif // SK_ITER_REDUCE_H
+
+// The loops, once per Highway target, as Loops.h's (Note [Highway dynamic
+// dispatch] there).
+#if defined(SK_ITER_REDUCE_PER_TARGET) == defined(HWY_TARGET_TOGGLE)
+#ifdef SK_ITER_REDUCE_PER_TARGET
+#undef SK_ITER_REDUCE_PER_TARGET
+#else
+#define SK_ITER_REDUCE_PER_TARGET
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+namespace loops {
+using namespace ::sk::detail;
 
 /// A scalar contiguous run: Acc = Reduce(Acc, P[J]) for every J.
 template <typename scalar_t, typename acc_t, typename ReduceOp>
@@ -62,7 +91,6 @@ struct ScalarRun {
   }
 };
 
-namespace HWY_NAMESPACE {
 /// A vectorized contiguous run of an associative, commutative reduction
 /// whose identity is \p Identity.
 template <typename T, typename ReduceOp, typename VecReduceOp> struct VecRun {
@@ -96,7 +124,6 @@ template <typename T, typename ReduceOp, typename VecReduceOp> struct VecRun {
     return Acc;
   }
 };
-} // namespace HWY_NAMESPACE
 
 /// The reduction loop of Note [Reduction loop] over a built reduction
 /// iterator. \p Run reduces a contiguous run of scalar_t.
@@ -307,14 +334,7 @@ private:
   int64_t RedNumel = 1, OutNumel = 1;
 };
 
-inline void checkReduction(const TensorIteratorBase &Iter) {
-  SK_INTERNAL_ASSERT(Iter.noutputs() == 1 && Iter.ninputs() == 1,
-                     "a reduction loop needs one output and one input");
-  SK_INTERNAL_ASSERT(!Iter.is_meta(), "a CPU loop cannot run on meta tensors");
-  SK_INTERNAL_ASSERT(Iter.ndim() <= 64, "more than 64 dimensions");
-}
-
-} // namespace detail
+} // namespace loops
 
 /// Reduces the input of \p Iter into its output: see the file comment.
 /// \p Reduce is `acc_t(acc_t, scalar_t)`, \p Combine `acc_t(acc_t, acc_t)`
@@ -325,11 +345,11 @@ template <typename acc_t, typename ReduceOp, typename CombineOp,
 void cpu_reduce(TensorIteratorBase &Iter, acc_t Init, ReduceOp Reduce,
                 CombineOp Combine, ProjectOp Project,
                 int64_t GrainSize = kGrainSize) {
-  using scalar_t = typename detail::LoopBodyTraits<ReduceOp>::template arg<1>;
-  using out_t = typename detail::LoopBodyTraits<ProjectOp>::result_type;
-  detail::checkReduction(Iter);
-  detail::ScalarRun<scalar_t, acc_t, ReduceOp> Run{Reduce};
-  detail::ReduceLoop<scalar_t, acc_t, out_t, ReduceOp, CombineOp, ProjectOp,
+  using scalar_t = typename ::sk::detail::LoopBodyTraits<ReduceOp>::template arg<1>;
+  using out_t = typename ::sk::detail::LoopBodyTraits<ProjectOp>::result_type;
+  ::sk::detail::checkReduction(Iter);
+  loops::ScalarRun<scalar_t, acc_t, ReduceOp> Run{Reduce};
+  loops::ReduceLoop<scalar_t, acc_t, out_t, ReduceOp, CombineOp, ProjectOp,
                      decltype(Run)>
       Loop(Iter, Init, Reduce, Combine, Project, Run);
   Loop.run(GrainSize);
@@ -342,20 +362,30 @@ template <typename scalar_t, typename ReduceOp, typename VecReduceOp>
 void cpu_reduce_vec(TensorIteratorBase &Iter, scalar_t Init, ReduceOp Reduce,
                     VecReduceOp VecReduce, int64_t GrainSize = kGrainSize) {
   auto Identity = [](scalar_t Acc) { return Acc; };
-  if constexpr (!detail::kHasVec<scalar_t>) {
+  if constexpr (!::sk::detail::kHasVec<scalar_t>) {
     (void)VecReduce;
     cpu_reduce(Iter, Init, Reduce, Reduce, Identity, GrainSize);
   } else {
-    detail::checkReduction(Iter);
-    detail::HWY_NAMESPACE::VecRun<scalar_t, ReduceOp, VecReduceOp> Run{
+    ::sk::detail::checkReduction(Iter);
+    loops::VecRun<scalar_t, ReduceOp, VecReduceOp> Run{
         Reduce, VecReduce, Init};
-    detail::ReduceLoop<scalar_t, scalar_t, scalar_t, ReduceOp, ReduceOp,
+    loops::ReduceLoop<scalar_t, scalar_t, scalar_t, ReduceOp, ReduceOp,
                        decltype(Identity), decltype(Run)>
         Loop(Iter, Init, Reduce, Reduce, Identity, Run);
     Loop.run(GrainSize);
   }
 }
 
+} // namespace HWY_NAMESPACE
 } // namespace sk
+HWY_AFTER_NAMESPACE();
 
-#endif // SK_ITER_REDUCE_H
+// As Loops.h's sk::cpu_kernel.
+#if HWY_ONCE && !defined(HWY_TARGET_INCLUDE)
+namespace sk {
+using HWY_NAMESPACE::cpu_reduce;
+using HWY_NAMESPACE::cpu_reduce_vec;
+} // namespace sk
+#endif
+
+#endif // SK_ITER_REDUCE_PER_TARGET

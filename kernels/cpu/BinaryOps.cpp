@@ -228,18 +228,12 @@ static void addSubKernel(TensorIteratorBase &Iter, const Scalar &Alpha,
         }
       });
 }
-static void add_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Tensor &other,
-    const Scalar &alpha,
-    const Tensor &out) {
+
+static void add_outImpl(TensorIteratorBase &Iter, const Scalar &alpha) {
   addSubKernel<1>(Iter, alpha, "add_cpu");
 }
-static void sub_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Tensor &other,
-    const Scalar &alpha,
-    const Tensor &out) {
+
+static void sub_outImpl(TensorIteratorBase &Iter, const Scalar &alpha) {
   addSubKernel<-1>(Iter, alpha, "sub_cpu");
 }
 
@@ -273,26 +267,20 @@ static void addSubScalarKernel(TensorIteratorBase &Iter, ScalarType Dtype,
         }
       });
 }
-static void add_Scalar_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Scalar &other,
-    const Scalar &alpha,
-    const Tensor &out) {
+
+static void add_Scalar_outImpl(TensorIteratorBase &Iter, const Tensor &self,
+                               const Scalar &other, const Scalar &alpha) {
   ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
   addSubScalarKernel<1>(Iter, Dtype, other, alpha, "add_cpu");
 }
-static void sub_Scalar_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Scalar &other,
-    const Scalar &alpha,
-    const Tensor &out) {
+
+static void sub_Scalar_outImpl(TensorIteratorBase &Iter, const Tensor &self,
+                               const Scalar &other, const Scalar &alpha) {
   ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
   addSubScalarKernel<-1>(Iter, Dtype, other, alpha, "sub_cpu");
 }
-static void mul_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Tensor &other,
-    const Tensor &out) {
+
+static void mul_outImpl(TensorIteratorBase &Iter) {
   dispatchDtypes<dtypes::All | dtypes::Bool>(
       Iter.common_dtype(), "mul_cpu", [&](auto Tag) {
         using T = decltype(Tag);
@@ -307,10 +295,9 @@ static void mul_outImpl(TensorIteratorBase &Iter,
               [](auto X, auto Y) { return hn::Mul(X, Y); });
       });
 }
-static void mul_Scalar_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Scalar &other,
-    const Tensor &out) {
+
+static void mul_Scalar_outImpl(TensorIteratorBase &Iter, const Tensor &self,
+                               const Scalar &other) {
   ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/false);
   dispatchDtypes<dtypes::All | dtypes::Bool>(Dtype, "mul_cpu", [&](auto Tag) {
     using T = decltype(Tag);
@@ -371,23 +358,18 @@ static void divKernel(TensorIteratorBase &Iter, RoundingKind Kind) {
                             [](M X, M Y) { return divFloorFloating(X, Y); });
   });
 }
-static void div_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Tensor &other,
-    const Tensor &out) {
+
+static void div_outImpl(TensorIteratorBase &Iter) {
   divKernel(Iter, RoundingKind::None);
 }
+
 static void div_out_modeImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Tensor &other,
-    std::optional<std::string_view> rounding_mode,
-    const Tensor &out) {
+                             std::optional<std::string_view> rounding_mode) {
   divKernel(Iter, parseRoundingMode(rounding_mode));
 }
-static void div_Scalar_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Scalar &other,
-    const Tensor &out) {
+
+static void div_Scalar_outImpl(TensorIteratorBase &Iter, const Tensor &self,
+                               const Scalar &other) {
   ScalarType Dtype = scalarOpDtype(self, other, /*IntegerToFloat=*/true);
   dispatchDtypes<dtypes::All>(Dtype, "div_true_cpu", [&](auto Tag) {
     using T = decltype(Tag);
@@ -400,10 +382,8 @@ static void div_Scalar_outImpl(TensorIteratorBase &Iter,
     }
   });
 }
-static void pow_Tensor_Tensor_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Tensor &exponent,
-    const Tensor &out) {
+
+static void pow_Tensor_Tensor_outImpl(TensorIteratorBase &Iter) {
   dispatchDtypes<dtypes::All>(Iter.common_dtype(), "pow", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
@@ -413,10 +393,10 @@ static void pow_Tensor_Tensor_outImpl(TensorIteratorBase &Iter,
       binaryScalarKernel<T>(Iter, [](M B, M E) { return std::pow(B, E); });
   });
 }
+
 static void pow_Tensor_Scalar_outImpl(TensorIteratorBase &Iter,
-    const Tensor &self,
-    const Scalar &exponent,
-    const Tensor &out) {
+                                      const Tensor &self,
+                                      const Scalar &exponent) {
   ScalarType Dtype = scalarOpDtype(self, exponent, /*IntegerToFloat=*/false);
   dispatchDtypes<dtypes::All>(Dtype, "pow", [&](auto Tag) {
     using T = decltype(Tag);
@@ -493,10 +473,11 @@ SK_META_FUNC(add, Tensor)
   build_borrowing_binary_op(maybe_get_output(), self, other);
   checkAlpha(dtype(), alpha);
 }
+
 SK_IMPL_FUNC(add_out)
 (const Tensor &self, const Tensor &other, const Scalar &alpha,
  const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(add_outImpl)(*this, self, other, alpha, out);
+  HWY_DYNAMIC_DISPATCH(add_outImpl)(*this, alpha);
 }
 
 SK_META_FUNC(sub, Tensor)
@@ -505,10 +486,11 @@ SK_META_FUNC(sub, Tensor)
   build_borrowing_binary_op(maybe_get_output(), self, other);
   checkAlpha(dtype(), alpha);
 }
+
 SK_IMPL_FUNC(sub_out)
 (const Tensor &self, const Tensor &other, const Scalar &alpha,
  const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(sub_outImpl)(*this, self, other, alpha, out);
+  HWY_DYNAMIC_DISPATCH(sub_outImpl)(*this, alpha);
 }
 
 SK_META_FUNC(add, Scalar)
@@ -518,10 +500,11 @@ SK_META_FUNC(add, Scalar)
   build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
   checkAlpha(dtype(), alpha);
 }
+
 SK_IMPL_FUNC(add_Scalar_out)
 (const Tensor &self, const Scalar &other, const Scalar &alpha,
  const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(add_Scalar_outImpl)(*this, self, other, alpha, out);
+  HWY_DYNAMIC_DISPATCH(add_Scalar_outImpl)(*this, self, other, alpha);
 }
 
 SK_META_FUNC(sub, Scalar)
@@ -532,10 +515,11 @@ SK_META_FUNC(sub, Scalar)
   build(scalarOpConfig(Config, maybe_get_output(), self, Dtype));
   checkAlpha(dtype(), alpha);
 }
+
 SK_IMPL_FUNC(sub_Scalar_out)
 (const Tensor &self, const Scalar &other, const Scalar &alpha,
  const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(sub_Scalar_outImpl)(*this, self, other, alpha, out);
+  HWY_DYNAMIC_DISPATCH(sub_Scalar_outImpl)(*this, self, other, alpha);
 }
 
 //===----------------------------------------------------------------------===//
@@ -545,9 +529,10 @@ SK_IMPL_FUNC(sub_Scalar_out)
 SK_META_FUNC(mul, Tensor)(const Tensor &self, const Tensor &other) {
   build_borrowing_binary_op(maybe_get_output(), self, other);
 }
+
 SK_IMPL_FUNC(mul_out)
 (const Tensor &self, const Tensor &other, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(mul_outImpl)(*this, self, other, out);
+  HWY_DYNAMIC_DISPATCH(mul_outImpl)(*this);
 }
 
 SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {
@@ -555,17 +540,19 @@ SK_META_FUNC(mul, Scalar)(const Tensor &self, const Scalar &other) {
   build(scalarOpConfig(Config, maybe_get_output(), self,
                        scalarOpDtype(self, other, /*IntegerToFloat=*/false)));
 }
+
 SK_IMPL_FUNC(mul_Scalar_out)
 (const Tensor &self, const Scalar &other, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(mul_Scalar_outImpl)(*this, self, other, out);
+  HWY_DYNAMIC_DISPATCH(mul_Scalar_outImpl)(*this, self, other);
 }
 
 SK_META_FUNC(div, Tensor)(const Tensor &self, const Tensor &other) {
   build_borrowing_binary_float_op(maybe_get_output(), self, other);
 }
+
 SK_IMPL_FUNC(div_out)
 (const Tensor &self, const Tensor &other, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(div_outImpl)(*this, self, other, out);
+  HWY_DYNAMIC_DISPATCH(div_outImpl)(*this);
 }
 
 SK_META_FUNC(div, Tensor_mode)
@@ -586,10 +573,11 @@ SK_META_FUNC(div, Tensor_mode)
       .add_input(other);
   build(Config);
 }
+
 SK_IMPL_FUNC(div_out_mode)
 (const Tensor &self, const Tensor &other,
  std::optional<std::string_view> rounding_mode, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(div_out_modeImpl)(*this, self, other, rounding_mode, out);
+  HWY_DYNAMIC_DISPATCH(div_out_modeImpl)(*this, rounding_mode);
 }
 
 SK_META_FUNC(div, Scalar)(const Tensor &self, const Scalar &other) {
@@ -597,9 +585,10 @@ SK_META_FUNC(div, Scalar)(const Tensor &self, const Scalar &other) {
   build(scalarOpConfig(Config, maybe_get_output(), self,
                        scalarOpDtype(self, other, /*IntegerToFloat=*/true)));
 }
+
 SK_IMPL_FUNC(div_Scalar_out)
 (const Tensor &self, const Scalar &other, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(div_Scalar_outImpl)(*this, self, other, out);
+  HWY_DYNAMIC_DISPATCH(div_Scalar_outImpl)(*this, self, other);
 }
 
 //===----------------------------------------------------------------------===//
@@ -609,9 +598,10 @@ SK_IMPL_FUNC(div_Scalar_out)
 SK_META_FUNC(pow, Tensor_Tensor)(const Tensor &self, const Tensor &exponent) {
   build_borrowing_binary_op(maybe_get_output(), self, exponent);
 }
+
 SK_IMPL_FUNC(pow_Tensor_Tensor_out)
 (const Tensor &self, const Tensor &exponent, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(pow_Tensor_Tensor_outImpl)(*this, self, exponent, out);
+  HWY_DYNAMIC_DISPATCH(pow_Tensor_Tensor_outImpl)(*this);
 }
 
 SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
@@ -625,9 +615,10 @@ SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
                        scalarOpDtype(self, exponent, /*IntegerToFloat=*/false),
                        /*ExactOut=*/true));
 }
+
 SK_IMPL_FUNC(pow_Tensor_Scalar_out)
 (const Tensor &self, const Scalar &exponent, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(pow_Tensor_Scalar_outImpl)(*this, self, exponent, out);
+  HWY_DYNAMIC_DISPATCH(pow_Tensor_Scalar_outImpl)(*this, self, exponent);
 }
 } // namespace sk
 #endif // HWY_ONCE

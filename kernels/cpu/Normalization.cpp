@@ -30,7 +30,6 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -267,7 +266,6 @@ namespace sk {
 namespace HWY_NAMESPACE {
 namespace {
 
-
 /// The sum of \p N contiguous values.
 template <typename T> T sumRow(const T *X, int64_t N) {
   const hn::ScalableTag<T> Tag;
@@ -371,14 +369,12 @@ void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
   });
 }
 } // namespace
+
 static void layer_norm_outImpl(const Tensor &input,
-    IntArrayRef normalized_shape,
-    OptionalTensorRef weight,
-    OptionalTensorRef bias,
-    double eps,
-    const Tensor &out0,
-    const Tensor &out1,
-    const Tensor &out2) {
+                               IntArrayRef normalized_shape,
+                               OptionalTensorRef weight, OptionalTensorRef bias,
+                               double eps, const Tensor &out0,
+                               const Tensor &out1, const Tensor &out2) {
   int64_t Axis = input.dim() - static_cast<int64_t>(normalized_shape.size());
   int64_t M = 1, N = 1;
   for (int64_t D = 0; D < input.dim(); ++D)
@@ -449,11 +445,13 @@ SK_META_FUNC(native_layer_norm)
   set_output_contiguous(1, StatShape, input.options());
   set_output_contiguous(2, StatShape, input.options());
 }
+
 SK_IMPL_FUNC(layer_norm_out)
 (const Tensor &input, IntArrayRef normalized_shape, OptionalTensorRef weight,
  OptionalTensorRef bias, double eps, const Tensor &out0, const Tensor &out1,
  const Tensor &out2) {
-  HWY_DYNAMIC_DISPATCH(layer_norm_outImpl)(input, normalized_shape, weight, bias, eps, out0, out1, out2);
+  HWY_DYNAMIC_DISPATCH(layer_norm_outImpl)
+  (input, normalized_shape, weight, bias, eps, out0, out1, out2);
 }
 
 SK_META_FUNC(native_batch_norm)

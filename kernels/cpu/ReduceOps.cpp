@@ -26,7 +26,6 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
-
 #include "shared/ReduceOps.h"
 
 #include <cmath>
@@ -48,8 +47,6 @@ namespace sk {
 using kernels::dimsOrAll;
 using kernels::reducedCount;
 namespace {
-
-
 
 using DimMask = TensorIteratorBase::DimMask;
 
@@ -137,10 +134,9 @@ template <typename T, typename ReduceOp, typename VecReduceOp,
 void reduceVecProject(TensorIteratorBase &Iter, T Init, ReduceOp Reduce,
                       VecReduceOp VecReduce, ProjectOp Project) {
   detail::checkReduction(Iter);
-  loops::VecRun<T, ReduceOp, VecReduceOp> Run{Reduce, VecReduce,
-                                                              Init};
-  loops::ReduceLoop<T, T, T, ReduceOp, ReduceOp, ProjectOp, decltype(Run)>
-      Loop(Iter, Init, Reduce, Reduce, Project, Run);
+  loops::VecRun<T, ReduceOp, VecReduceOp> Run{Reduce, VecReduce, Init};
+  loops::ReduceLoop<T, T, T, ReduceOp, ReduceOp, ProjectOp, decltype(Run)> Loop(
+      Iter, Init, Reduce, Reduce, Project, Run);
   Loop.run(kGrainSize);
 }
 
@@ -286,68 +282,58 @@ template <bool IsAll> void logicalReduce(TensorIteratorBase &Iter) {
   });
 }
 } // namespace
-static void sum_outImpl(const Tensor &self,
-    OptionalIntArrayRef dim,
-    bool keepdim,
-    std::optional<ScalarType> dtype,
-    const Tensor &out) {
+
+static void sum_outImpl(const Tensor &self, OptionalIntArrayRef dim,
+                        bool keepdim, const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
   ArithmeticReduce</*IsProduct=*/false>::run(Iter, std::nullopt);
 }
-static void mean_outImpl(const Tensor &self,
-    OptionalIntArrayRef dim,
-    bool keepdim,
-    std::optional<ScalarType> dtype,
-    const Tensor &out) {
+
+static void mean_outImpl(const Tensor &self, OptionalIntArrayRef dim,
+                         bool keepdim, const Tensor &out) {
   // One pass: the sum is divided as it is stored. Over no elements that is
   // 0 / 0, NaN, as in PyTorch.
   int64_t Count = reducedCount(self, dimsOrAll(dim));
   TensorIterator Iter = make_reduction(self, out, dimsOrAll(dim), keepdim);
   ArithmeticReduce</*IsProduct=*/false>::run(Iter, static_cast<double>(Count));
 }
-static void prod_outImpl(const Tensor &self,
-    int64_t dim,
-    bool keepdim,
-    std::optional<ScalarType> dtype,
-    const Tensor &out) {
+
+static void prod_outImpl(const Tensor &self, int64_t dim, bool keepdim,
+                         const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
   ArithmeticReduce</*IsProduct=*/true>::run(Iter, std::nullopt);
 }
-static void amax_outImpl(const Tensor &self,
-    IntArrayRef dim,
-    bool keepdim,
-    const Tensor &out) {
+
+static void amax_outImpl(const Tensor &self, IntArrayRef dim, bool keepdim,
+                         const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, dim, keepdim);
   ExtremumReduce</*IsMax=*/true>::run(Iter);
 }
-static void amin_outImpl(const Tensor &self,
-    IntArrayRef dim,
-    bool keepdim,
-    const Tensor &out) {
+
+static void amin_outImpl(const Tensor &self, IntArrayRef dim, bool keepdim,
+                         const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, dim, keepdim);
   ExtremumReduce</*IsMax=*/false>::run(Iter);
 }
-static void all_outImpl(const Tensor &self,
-    int64_t dim,
-    bool keepdim,
-    const Tensor &out) {
+
+static void all_outImpl(const Tensor &self, int64_t dim, bool keepdim,
+                        const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
   logicalReduce</*IsAll=*/true>(Iter);
 }
-static void all_all_outImpl(const Tensor &self,
-    const Tensor &out) {
+
+static void all_all_outImpl(const Tensor &self, const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
   logicalReduce</*IsAll=*/true>(Iter);
 }
-static void any_outImpl(const Tensor &self,
-    int64_t dim,
-    bool keepdim,
-    const Tensor &out) {
+
+static void any_outImpl(const Tensor &self, int64_t dim, bool keepdim,
+                        const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, {dim}, keepdim);
   logicalReduce</*IsAll=*/false>(Iter);
 }
-static void any_all_outImpl(const Tensor &self,
-    const Tensor &out) {
+
+static void any_all_outImpl(const Tensor &self, const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
   logicalReduce</*IsAll=*/false>(Iter);
 }
@@ -380,10 +366,11 @@ SK_META_FUNC(sum, dim_IntList)
                          reduction_shape(self.sizes(), dimsOrAll(dim), keepdim),
                          {}, self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(sum_out)
 (const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
  std::optional<ScalarType> dtype, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(sum_outImpl)(self, dim, keepdim, dtype, out);
+  HWY_DYNAMIC_DISPATCH(sum_outImpl)(self, dim, keepdim, out);
 }
 
 Tensor SK_NATIVE_FUNC(sum)(const Tensor &self,
@@ -407,10 +394,11 @@ SK_META_FUNC(mean, dim)
                          reduction_shape(self.sizes(), dimsOrAll(dim), keepdim),
                          {}, self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(mean_out)
 (const Tensor &self, OptionalIntArrayRef dim, bool keepdim,
  std::optional<ScalarType> dtype, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(mean_outImpl)(self, dim, keepdim, dtype, out);
+  HWY_DYNAMIC_DISPATCH(mean_outImpl)(self, dim, keepdim, out);
 }
 
 Tensor SK_NATIVE_FUNC(mean)(const Tensor &self,
@@ -425,10 +413,11 @@ SK_META_FUNC(prod, dim_int)
   set_output_raw_strided(0, reduction_shape(self.sizes(), {dim}, keepdim), {},
                          self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(prod_out)
 (const Tensor &self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype,
  const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(prod_outImpl)(self, dim, keepdim, dtype, out);
+  HWY_DYNAMIC_DISPATCH(prod_outImpl)(self, dim, keepdim, out);
 }
 
 Tensor SK_NATIVE_FUNC(prod)(const Tensor &self,
@@ -447,6 +436,7 @@ SK_META_FUNC(amax)(const Tensor &self, IntArrayRef dim, bool keepdim) {
   set_output_raw_strided(0, reduction_shape(self.sizes(), dim, keepdim), {},
                          self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(amax_out)
 (const Tensor &self, IntArrayRef dim, bool keepdim, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(amax_outImpl)(self, dim, keepdim, out);
@@ -457,6 +447,7 @@ SK_META_FUNC(amin)(const Tensor &self, IntArrayRef dim, bool keepdim) {
   set_output_raw_strided(0, reduction_shape(self.sizes(), dim, keepdim), {},
                          self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(amin_out)
 (const Tensor &self, IntArrayRef dim, bool keepdim, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(amin_outImpl)(self, dim, keepdim, out);
@@ -474,6 +465,7 @@ SK_PRECOMPUTE_META_FUNC(all, dim)
   return SK_PRECOMPUTE_STRUCT(all, dim)().set_dim(
       maybeWrapDim(dim, self.dim()));
 }
+
 SK_IMPL_FUNC(all_out)
 (const Tensor &self, int64_t dim, bool keepdim, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(all_outImpl)(self, dim, keepdim, out);
@@ -485,6 +477,7 @@ SK_META_FUNC(all)(const Tensor &self) {
                          reduction_shape(self.sizes(), {}, /*Keepdim=*/false),
                          {}, self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(all_all_out)
 (const Tensor &self, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(all_all_outImpl)(self, out);
@@ -498,6 +491,7 @@ SK_PRECOMPUTE_META_FUNC(any, dim)
   return SK_PRECOMPUTE_STRUCT(any, dim)().set_dim(
       maybeWrapDim(dim, self.dim()));
 }
+
 SK_IMPL_FUNC(any_out)
 (const Tensor &self, int64_t dim, bool keepdim, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(any_outImpl)(self, dim, keepdim, out);
@@ -509,6 +503,7 @@ SK_META_FUNC(any)(const Tensor &self) {
                          reduction_shape(self.sizes(), {}, /*Keepdim=*/false),
                          {}, self.options().dtype(OutDtype));
 }
+
 SK_IMPL_FUNC(any_all_out)
 (const Tensor &self, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(any_all_outImpl)(self, out);

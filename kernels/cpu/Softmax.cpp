@@ -72,7 +72,6 @@ namespace sk {
 namespace HWY_NAMESPACE {
 namespace {
 
-
 /// exp(X) on a vector, NaN in giving NaN out: Highway's Exp clamps inputs
 /// below its lower bound to zero, which would turn a NaN into 0 and hide it
 /// from the row's sum.
@@ -275,16 +274,14 @@ void softmaxImpl(const Tensor &self, int64_t dim, const Tensor &out, bool Log) {
       self.scalar_type(), Log ? "log_softmax_cpu" : "softmax_cpu", Run);
 }
 } // namespace
-static void softmax_outImpl(const Tensor &self,
-    int64_t dim,
-    bool half_to_float,
-    const Tensor &out) {
+
+static void softmax_outImpl(const Tensor &self, int64_t dim,
+                            const Tensor &out) {
   softmaxImpl(self, dim, out, /*Log=*/false);
 }
-static void log_softmax_outImpl(const Tensor &self,
-    int64_t dim,
-    bool half_to_float,
-    const Tensor &out) {
+
+static void log_softmax_outImpl(const Tensor &self, int64_t dim,
+                                const Tensor &out) {
   softmaxImpl(self, dim, out, /*Log=*/true);
 }
 } // namespace HWY_NAMESPACE
@@ -301,9 +298,10 @@ SK_META_FUNC(_softmax)(const Tensor &self, int64_t dim, bool half_to_float) {
   set_output_contiguous(0, self.sizes(),
                         checkSoftmax("_softmax", self, dim, half_to_float));
 }
+
 SK_IMPL_FUNC(softmax_out)
 (const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(softmax_outImpl)(self, dim, half_to_float, out);
+  HWY_DYNAMIC_DISPATCH(softmax_outImpl)(self, dim, out);
 }
 
 SK_META_FUNC(_log_softmax)
@@ -311,9 +309,10 @@ SK_META_FUNC(_log_softmax)
   set_output_contiguous(0, self.sizes(),
                         checkSoftmax("_log_softmax", self, dim, half_to_float));
 }
+
 SK_IMPL_FUNC(log_softmax_out)
 (const Tensor &self, int64_t dim, bool half_to_float, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(log_softmax_outImpl)(self, dim, half_to_float, out);
+  HWY_DYNAMIC_DISPATCH(log_softmax_outImpl)(self, dim, out);
 }
 
 // The composites cast first, as PyTorch's do on the CPU: softmax in a

@@ -88,8 +88,7 @@ static void negKernel(TensorIteratorBase &Iter) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
     unaryKernel<T>(
-        Iter, [](M X) { return negate(X); },
-        [](auto X) { return hn::Neg(X); });
+        Iter, [](M X) { return negate(X); }, [](auto X) { return hn::Neg(X); });
   });
 }
 
@@ -121,14 +120,14 @@ SK_UNARY_FLOAT_KERNEL(sigmoid, M(1) / (M(1) + std::exp(-X)))
 #undef SK_UNARY_FLOAT_KERNEL
 
 static void sqrtKernel(TensorIteratorBase &Iter) {
-  dispatchDtypes<dtypes::Floating>(
-      Iter.common_dtype(), "sqrt_cpu", [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        unaryKernel<T>(
-            Iter, [](M X) { return std::sqrt(X); },
-            [](auto X) { return hn::Sqrt(X); });
-      });
+  dispatchDtypes<dtypes::Floating>(Iter.common_dtype(), "sqrt_cpu",
+                                   [&](auto Tag) {
+                                     using T = decltype(Tag);
+                                     using M = opmath_type<T>;
+                                     unaryKernel<T>(
+                                         Iter, [](M X) { return std::sqrt(X); },
+                                         [](auto X) { return hn::Sqrt(X); });
+                                   });
 }
 
 static void rsqrtKernel(TensorIteratorBase &Iter) {
@@ -140,9 +139,7 @@ static void rsqrtKernel(TensorIteratorBase &Iter) {
         using M = opmath_type<T>;
         unaryKernel<T>(
             Iter, [](M X) { return M(1) / std::sqrt(X); },
-            [](auto X) {
-              return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X));
-            });
+            [](auto X) { return hn::Div(splat<decltype(X)>(1), hn::Sqrt(X)); });
       });
 }
 

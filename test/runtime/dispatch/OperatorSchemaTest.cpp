@@ -119,7 +119,7 @@ TEST(OperatorSchemaTest, TypesTheRuntimeCannotHoldAreErrors) {
   SK_EXPECT_ERROR(OperatorSchema::parse("f(int[][] a) -> Tensor"),
                   "the runtime has no 'int[][]' at column 3");
   SK_EXPECT_ERROR(OperatorSchema::parse("f(Tensor a) -> Tensor??"),
-                  "the runtime has no 'Tensor??' at column 16");
+                  "the runtime has no 'Tensor?" "?' at column 16");
   OperatorSchema S = OperatorSchema::parse(
       "f(__torch__.torch.classes.quantized.Conv2dPackedParamsBase w) -> ()");
   EXPECT_EQ(S.Arguments[0].Type.Base, ValueKind::Other);

@@ -91,7 +91,8 @@ static void writeDeviceGuard(raw_ostream &OS, const EmittedFunction &EF) {
   for (const KernelParamSpec &P : EF.Sig.Params)
     if (P.Name == "device" &&
         P.Type == CppType::getOptional(CppType::get(CppType::Name::Device))) {
-      OS << "  ::sk::OptionalDeviceGuard device_guard(device);\n";
+      OS << "  " << qualified(CppType::Name::OptionalDeviceGuard)
+         << " device_guard(device);\n";
       return;
     }
   const KernelParamSpec *First = nullptr;
@@ -106,9 +107,8 @@ static void writeDeviceGuard(raw_ostream &OS, const EmittedFunction &EF) {
   Consider([](const KernelParamSpec &P) { return P.SchemaArg->IsOut; });
   Consider([](const KernelParamSpec &) { return true; });
   if (First)
-    OS << formatv("  ::sk::OptionalDeviceGuard "
-                  "device_guard(::sk::device_of({0}));\n",
-                  First->Name);
+    OS << formatv("  {0} device_guard(::sk::device_of({1}));\n",
+                  qualified(CppType::Name::OptionalDeviceGuard), First->Name);
 }
 
 /// The written arguments of \p EF, in order: the inplace variant's self,
@@ -141,8 +141,8 @@ static std::string getVariantType(DispatchKey Key, const Registration &R) {
                           ? "FunctionalVariant"
                       : R.EF->F->Kind == SchemaKind::Inplace ? "InplaceVariant"
                                                              : "OutVariant";
-  return formatv("::sk::impl::{0}<{1}, ::sk::DispatchKey::{2}, {3}, {4}>",
-                 Variant, Parent, getDispatchKeyName(Key),
+  return formatv("::sk::impl::{0}<{1}, {2}::{3}, {4}, {5}>", Variant, Parent,
+                 qualified(CppType::Name::DispatchKey), getDispatchKeyName(Key),
                  G.Out->StructuredInherits.empty() ? "false" : "true",
                  G.Out->getSchema().getOutArguments().size())
       .str();
@@ -342,7 +342,8 @@ emitRegistrationShard(const EmitModel &EM, const KeyPlan &Plan,
   // runtime, not code per kernel here (Note [One boxed entry point per
   // signature] in KernelFunction.h).
   for (const auto &[Namespace, Regs] : ByNamespace) {
-    OS << "\nconstexpr ::sk::KernelRegistration " << Namespace
+    OS << "\nconstexpr " << qualified(CppType::Name::KernelRegistration) << " "
+       << Namespace
        << "_kernels[] = {\n";
     for (const Registration *R : Regs)
       OS << formatv("    {{\"{0}\", SK_KERNEL({1})},\n",

@@ -84,10 +84,10 @@ static std::optional<std::string> getScalarDefault(StringRef Spelling,
     return std::string("false");
   if (T->isBase(BaseTypeKind::ScalarType))
     if (std::optional<StringRef> N = getScalarTypeName(Spelling))
-      return ("::sk::ScalarType::" + *N).str();
+      return qualified(CppType::Name::ScalarType) + "::" + N->str();
   if (T->isBase(BaseTypeKind::MemoryFormat))
     if (std::optional<StringRef> N = getMemoryFormatName(Spelling))
-      return ("::sk::MemoryFormat::" + *N).str();
+      return qualified(CppType::Name::MemoryFormat) + "::" + N->str();
   if (std::optional<StringRef> R = getReductionValue(Spelling))
     return R->str();
   if (!Spelling.empty() &&

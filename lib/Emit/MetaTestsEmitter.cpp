@@ -128,9 +128,10 @@ GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
       StringRef KeyName = getDispatchKeyName(Key);
       OS << formatv("\nTEST(MetaConsistency_{0}, {1}) {{\n  "
                     "expectMetaConsistent(\"{2}::{3}\", \"{4}\", {5}, "
-                    "::sk::DeviceType::{0});\n}\n",
+                    "{6}::{0});\n}\n",
                     KeyName, EF.Ident, EF.DispatcherNamespace, Name.Name,
-                    Name.Overload, Dynamic ? "true" : "false");
+                    Name.Overload, Dynamic ? "true" : "false",
+                    qualified(CppType::Name::DeviceType));
     }
   }
   if (!WithoutMeta.empty()) {

@@ -58,7 +58,7 @@ static const char *const ImplStructTemplate = R"(struct structured_{0} : public 
 /// The parent of a meta struct: MetaBase, or `structured_inherits`.
 static std::string getMetaParent(const NativeFunction &Out) {
   if (Out.StructuredInherits.empty())
-    return "::sk::impl::MetaBase";
+    return qualified(CppType::Name::MetaBase);
   if (StringRef(Out.StructuredInherits).contains("::"))
     return Out.StructuredInherits;
   return "::sk::" + Out.StructuredInherits;

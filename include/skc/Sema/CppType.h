@@ -95,6 +95,11 @@ private:
   const CppType *Pointee = nullptr;
 };
 
+/// The named type \p N as generated code writes it: `::sk::DispatchKey`.
+inline std::string qualified(CppType::Name N) {
+  return CppType::get(N)->getQualifiedSpelling();
+}
+
 } // namespace skc
 
 #endif // SKC_SEMA_CPPTYPE_H

@@ -244,13 +244,13 @@ public:
     return {"-I" + GeneratedDir.str(), "-I" SKC_RUNTIME_INCLUDE_DIR,
             "-resource-dir=" SKC_CLANG_RESOURCE_DIR, "-fsyntax-only",
             "-std=c++17", "-DSKC_ANALYSIS=1",
-            // As the runtime is built (SKC_RUNTIME_ARCH_FLAGS).
-            "-march=x86-64-v3"};
+            // skc parses one Highway target (Note [Highway dynamic
+            // dispatch] in sk/iter/Loops.h).
+            "-DHWY_COMPILE_ONLY_STATIC=1"};
   }
 
   KernelSourceOptions options() const {
     KernelSourceOptions O;
-    O.ExtraFlags = {"-march=x86-64-v3"};
     O.GeneratedIncludeDir = VirtualGeneratedDir;
     O.GeneratedHeaders.push_back(
         {VirtualGeneratedDir + "/skc/Kernels.h", GeneratedHeader});

@@ -545,7 +545,9 @@ void ForwardingDiagConsumer::forward(clang::DiagnosticsEngine::Level Level,
 //                    with an sk::Tensor operand (printing reads the data).
 //                    Detail is the function's name.
 //  FK_AssignToParam  `P = ...` or `P op= ...` where P is a parameter of the
-//                    kernel, builtin or overloaded; also when Clang rejected
+//                    kernel, builtin or overloaded, also through a cast
+//                    (`const_cast<Tensor &>(out) = ...`) or a local
+//                    reference bound to it; also when Clang rejected
 //                    the assignment (`out = empty(...)` on a `const Tensor
 //                    &out`, which Clang keeps as a RecoveryExpr: its first
 //                    operand is P and the next token an assignment
@@ -618,13 +620,21 @@ void BodyFactCollector::scan(const clang::Stmt *S) {
 
 const clang::ParmVarDecl *
 BodyFactCollector::getParam(const clang::Expr *E) const {
-  const auto *Ref = dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
-  if (!Ref)
-    return nullptr;
-  const auto *P = dyn_cast<clang::ParmVarDecl>(Ref->getDecl());
-  if (!P || P->getDeclContext() != &FD)
-    return nullptr;
-  return P;
+  // Through casts (`const_cast<Tensor &>(out)`), and through local
+  // references bound to a parameter (`Tensor &O = const_cast<...>(out)`),
+  // a few deep.
+  for (unsigned Depth = 0; Depth != 4; ++Depth) {
+    const auto *Ref = dyn_cast<clang::DeclRefExpr>(E->IgnoreParenCasts());
+    if (!Ref)
+      return nullptr;
+    if (const auto *P = dyn_cast<clang::ParmVarDecl>(Ref->getDecl()))
+      return P->getDeclContext() == &FD ? P : nullptr;
+    const auto *Alias = dyn_cast<clang::VarDecl>(Ref->getDecl());
+    if (!Alias || !Alias->getType()->isReferenceType() || !Alias->getInit())
+      return nullptr;
+    E = Alias->getInit();
+  }
+  return nullptr;
 }
 
 BodyFact &BodyFactCollector::add(BodyFact::FactKind Kind, const clang::Expr *E,

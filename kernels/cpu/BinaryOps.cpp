@@ -546,6 +546,10 @@ SK_IMPL_FUNC(mul_Scalar_out)
   HWY_DYNAMIC_DISPATCH(mul_Scalar_outImpl)(*this, self, other);
 }
 
+//===----------------------------------------------------------------------===//
+// div
+//===----------------------------------------------------------------------===//
+
 SK_META_FUNC(div, Tensor)(const Tensor &self, const Tensor &other) {
   build_borrowing_binary_float_op(maybe_get_output(), self, other);
 }

@@ -9,7 +9,7 @@
 /// gathers (index_select, take, gather) share one TensorIterator loop over
 /// the output, a restrided view of self and the index; masked_select and
 /// nonzero have output shapes that depend on the data (Note [Data-dependent
-/// output shapes]).
+/// output shapes] in sk/iter/DataDependentShape.h).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,50 +26,6 @@
 #include <vector>
 
 namespace sk {
-
-// Note [Data-dependent output shapes]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// The output of masked_select has as many elements as the mask has true
-// values, and the output of nonzero as many rows as self has non-zero
-// elements: the shape is a function of the data, not of the input shapes.
-// A meta function must describe the output before impl() runs, so:
-//
-//  - on CPU (any backend with data) the meta function reads the data to
-//    size the output: it counts the true or non-zero elements, through a
-//    helper (countNonzero below), after every check that does not need the
-//    data. The impl then fills exactly that many elements.
-//
-//  - on the Meta backend there is no data to count. Instead of inventing a
-//    shape (an upper bound, a zero-size placeholder) that later shape
-//    computations would silently build on, the meta function raises a
-//    NotImplementedError that names the op and says why:
-//
-//      nonzero(): the output's size depends on the values of 'self', which
-//      a meta tensor does not have; ...
-//
-//    It does so only after the checks that need no data (dtypes, the
-//    broadcast of self and mask), so that shape errors still surface on
-//    meta tensors first. PyTorch's meta kernels for these ops fail without
-//    saying which op or why; FakeTensor-style symbolic sizes are out of
-//    scope for the runtime.
-//
-// skc's rule that a meta function never reads tensor data
-// (err_meta_reads_data) sees only the meta function's own body; the count
-// lives in a helper and is guarded by the is_meta() check above, which is
-// the property that rule protects. Both ops carry PyTorch's
-// `dynamic_output_shape` tag in ops.yaml.
-
-/// The error of Note [Data-dependent output shapes], raised when \p Input
-/// (the tensor whose values decide the size) is a meta tensor.
-static void refuseMetaInput(const char *Op, const char *Input,
-                            const Tensor &T) {
-  SK_CHECK_NOT_IMPLEMENTED(
-      !T.is_meta(), Op, "(): the output's size depends on the values of '",
-      Input,
-      "', which a meta tensor does not have; call it on a tensor with data "
-      "(CPU) to get the output's shape (the output has a data-dependent "
-      "shape; see the dynamic_output_shape tag)");
-}
 
 /// Calls \p Fn(Ptrs) for every element of \p Sizes in row-major order,
 /// where Ptrs[I] addresses the element in operand I (base \p Bases[I],
@@ -129,8 +85,8 @@ template <typename T> static bool isNonzero(const char *P) {
 
 /// The number of non-zero elements of \p T, any strides (an expanded mask
 /// counts its repeated elements). Reads the data: see Note [Data-dependent
-/// output shapes]. A tensor on another device (CUDA) is counted from a
-/// copy on the CPU.
+/// output shapes] in sk/iter/DataDependentShape.h. A tensor on another
+/// device (CUDA) is counted from a copy on the CPU.
 static int64_t countNonzero(const Tensor &T) {
   if (!T.device().is_cpu())
     return countNonzero(T.to(Device(DeviceType::CPU)));
@@ -390,9 +346,9 @@ SK_META_FUNC(masked_select)(const Tensor &self, const Tensor &mask) {
            "masked_select: expected BoolTensor for mask, but got ",
            mask.scalar_type());
   DimVector Shape = infer_size_dimvector(self.sizes(), mask.sizes());
-  // Note [Data-dependent output shapes].
-  refuseMetaInput("masked_select", "mask", mask);
-  refuseMetaInput("masked_select", "self", self);
+  // Note [Data-dependent output shapes] in sk/iter/DataDependentShape.h.
+  refuse_meta_input("masked_select", "mask", mask);
+  refuse_meta_input("masked_select", "self", self);
   int64_t Count = countNonzero(mask.expand(Shape));
   set_output_raw_strided(0, {Count}, {}, self.options());
   const Tensor &Out = maybe_get_output();
@@ -427,8 +383,8 @@ SK_IMPL_FUNC(masked_select_out)
 }
 
 SK_META_FUNC(nonzero)(const Tensor &self) {
-  // Note [Data-dependent output shapes].
-  refuseMetaInput("nonzero", "self", self);
+  // Note [Data-dependent output shapes] in sk/iter/DataDependentShape.h.
+  refuse_meta_input("nonzero", "self", self);
   int64_t Count = countNonzero(self);
   set_output_raw_strided(0, {Count, self.dim()}, {},
                          TensorOptions().dtype(kLong).device(self.device()));

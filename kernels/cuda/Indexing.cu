@@ -13,10 +13,11 @@
 /// one of the offending indices (not necessarily the first).
 ///
 /// masked_select and nonzero: the meta function has sized the output from
-/// the data (Note [Data-dependent output shapes] in the CPU file); here one
-/// kernel flags the selected elements, CUB's exclusive scan turns the flags
-/// into output positions, and a second kernel writes each selected element
-/// (or multi-index) at its position.
+/// the data (Note [Data-dependent output shapes] in
+/// sk/iter/DataDependentShape.h); here one kernel flags the selected
+/// elements, CUB's exclusive scan turns the flags into output positions,
+/// and a second kernel writes each selected element (or multi-index) at
+/// its position.
 ///
 //===----------------------------------------------------------------------===//
 

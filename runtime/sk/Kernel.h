@@ -38,6 +38,7 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/OptionalRef.h"
 #include "sk/core/Tensor.h"
+#include "sk/iter/DataDependentShape.h"
 #include "sk/iter/DtypeDispatch.h"
 #include "sk/iter/MetaBase.h"
 #include "sk/iter/ReduceUtils.h"
@@ -45,6 +46,7 @@
 #include "sk/iter/TensorIterator.h"
 #include "sk/ops/Factories.h"
 #include "sk/ops/Views.h"
+#include "sk/util/Analysis.h"
 
 #include <array>
 #include <optional>
@@ -55,6 +57,7 @@
 /// A non-structured (or composite) kernel `sk::native::Name`, named in a
 /// schema's `dispatch:`. The parentheses keep `Tensor ::sk::...` from
 /// parsing as one nested name.
-#define SK_NATIVE_FUNC(Name) (::sk::native::Name)
+#define SK_NATIVE_FUNC(Name)                                                   \
+  (::sk::native::Name SK_KERNEL_DEFINITION("native"))
 
 #endif // SK_KERNEL_H

@@ -14,6 +14,7 @@
 #define SK_CORE_SCALARTYPE_H
 
 #include "sk/core/Half.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/Exception.h"
 
 #include <cstddef>
@@ -115,7 +116,9 @@ constexpr ScalarType toOpMathType(ScalarType T) {
 /// Calls \p Fn with a value of the C++ type of \p T (for dispatching
 /// templated kernels by dtype): `visitScalarType(T, [&](auto Tag) {
 /// using scalar_t = decltype(Tag); ... })`.
-template <typename Fn> decltype(auto) visitScalarType(ScalarType T, Fn &&F) {
+template <typename Fn>
+SK_DISPATCHES_DTYPES("all")
+decltype(auto) visitScalarType(ScalarType T, Fn &&F) {
   switch (T) {
 #define SK_VISIT_CASE(CppType, Name, PyName)                                   \
   case ScalarType::Name:                                                       \

@@ -16,6 +16,7 @@
 #define SK_CORE_STORAGE_H
 
 #include "sk/core/Allocator.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/FreeListCache.h"
 #include "sk/util/IntrusivePtr.h"
 
@@ -41,7 +42,7 @@ public:
     ObjectCache<StorageImpl>::deallocateObject(P, Size);
   }
 
-  void *data() const { return Data.get(); }
+  SK_READS_DATA void *data() const { return Data.get(); }
   size_t nbytes() const { return NBytes; }
   Device device() const { return Data.device(); }
   bool resizable() const { return Resizable; }

@@ -20,6 +20,7 @@
 #include "sk/core/Scalar.h"
 #include "sk/core/TensorImpl.h"
 #include "sk/core/TensorOptions.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/ArrayRef.h"
 
 #include <optional>
@@ -90,14 +91,16 @@ public:
   DispatchKeySet key_set() const { return impl().key_set(); }
 
   // Data. Every accessor is an error on a meta tensor.
-  void *data_ptr() const { return impl().data(); }
-  template <typename T> T *data_ptr() const;
-  template <typename T> const T *const_data_ptr() const {
+  SK_READS_DATA void *data_ptr() const { return impl().data(); }
+  template <typename T> SK_READS_DATA T *data_ptr() const;
+  template <typename T> SK_READS_DATA const T *const_data_ptr() const {
     return data_ptr<T>();
   }
   /// The value of a one-element tensor.
-  Scalar item() const;
-  template <typename T> T item() const { return item().to<T>(); }
+  SK_READS_DATA Scalar item() const;
+  template <typename T> SK_READS_DATA T item() const {
+    return item().to<T>();
+  }
 
   // Views (runtime/sk/ops/Views.cpp); all work on meta tensors.
   Tensor view(IntArrayRef Sizes) const;
@@ -147,7 +150,7 @@ private:
   IntrusivePtr<TensorImpl> Impl;
 };
 
-std::ostream &operator<<(std::ostream &OS, const Tensor &T);
+SK_READS_DATA std::ostream &operator<<(std::ostream &OS, const Tensor &T);
 
 namespace detail {
 [[noreturn]] void dataPtrTypeMismatch(const Tensor &T, ScalarType Requested);

@@ -25,6 +25,7 @@
 #include "sk/core/ScalarType.h"
 #include "sk/core/SizesAndStrides.h"
 #include "sk/core/Storage.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/FreeListCache.h"
 
 namespace sk {
@@ -151,7 +152,7 @@ public:
 
   /// The address of element 0; an error for meta tensors, which have no
   /// data.
-  void *data() const {
+  SK_READS_DATA void *data() const {
     if (SK_UNLIKELY(!Store.defined()))
       dataOfStoragelessTensor();
     return static_cast<char *>(Store->data()) +

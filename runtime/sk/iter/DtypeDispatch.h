@@ -34,6 +34,7 @@
 #include "sk/core/Half.h"
 #include "sk/core/ScalarType.h"
 #include "sk/iter/TypePromotion.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/Exception.h"
 
 #include <cstdint>
@@ -70,6 +71,7 @@ constexpr bool kIsInteger = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 /// Calls \p F with a value of the C++ type of \p Dtype when it is in
 /// \p Groups (dtypes::...); else throwDtypeNotImplemented(\p Name).
 template <unsigned Groups, typename Fn>
+SK_DISPATCHES_DTYPES("listed")
 void dispatchDtypes(ScalarType Dtype, const char *Name, Fn &&F) {
   switch (Dtype) {
 #define SK_DISPATCH_CASE(CppType, Name, PyName)                                \
@@ -90,6 +92,7 @@ void dispatchDtypes(ScalarType Dtype, const char *Name, Fn &&F) {
 /// (gather, upsample_nearest): one instantiation per element size serves
 /// every dtype.
 template <typename Fn>
+SK_DISPATCHES_DTYPES("all")
 decltype(auto) dispatchElementSize(ScalarType Dtype, Fn &&F) {
   switch (elementSize(Dtype)) {
   case 1:

@@ -34,6 +34,7 @@
 
 #include "sk/core/Tensor.h"
 #include "sk/core/TensorOptions.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/ArrayRef.h"
 
 #include <cstdint>
@@ -91,14 +92,17 @@ struct MetaBase {
   /// Output \p OutputIdx must have exactly \p Strides; see Note
   /// [set_output_*]. The base implementation is an internal error: every
   /// variant struct overrides it.
+  SK_SETS_OUTPUT_AT_ARG(0)
   virtual void set_output_strided(int64_t OutputIdx, IntArrayRef Sizes,
                                   IntArrayRef Strides, TensorOptions Options);
   /// Output \p OutputIdx may have any strides; \p Strides is a hint for
   /// allocation. See Note [set_output_*].
+  SK_SETS_OUTPUT_AT_ARG(0)
   virtual void set_output_raw_strided(int64_t OutputIdx, IntArrayRef Sizes,
                                       IntArrayRef Strides,
                                       TensorOptions Options);
   /// set_output_strided with the row-major strides of \p Sizes.
+  SK_SETS_OUTPUT_AT_ARG(0)
   void set_output_contiguous(int64_t OutputIdx, IntArrayRef Sizes,
                              TensorOptions Options);
 
@@ -163,7 +167,7 @@ constexpr uint64_t precomputeAllSet(unsigned Count) {
 /// The base of a generated precompute_out<SetMask> (Note [Precomputed
 /// fields]): holds the fields and records in the type which are set.
 template <template <uint64_t> class Derived, typename Fields, uint64_t SetMask>
-struct PrecomputeOut : Fields {
+struct SK_PRECOMPUTE_STRUCT_BASE PrecomputeOut : Fields {
   using fields_type = Fields;
   static constexpr uint64_t kSetMask = SetMask;
   template <unsigned Index> static constexpr bool isSet() {
@@ -191,7 +195,7 @@ protected:
 /// \p Type) inside a generated precompute_out; see Note [Precomputed
 /// fields].
 #define SK_PRECOMPUTE_FIELD(Index, Type, Name)                                 \
-  auto set_##Name(Type Value) const {                                          \
+  SK_SETS_PRECOMPUTED(#Name) auto set_##Name(Type Value) const {               \
     using SkSelf_ =                                                            \
         std::remove_cv_t<std::remove_reference_t<decltype(*this)>>;            \
     static_assert(!SkSelf_::template isSet<Index>(),                           \
@@ -219,14 +223,17 @@ protected:
   (__VA_ARGS__)
 
 #define SK_META_FUNC(...)                                                      \
-  void ::sk::meta::SK_DETAIL_META_NAME(__VA_ARGS__)::meta
+  void ::sk::meta::SK_DETAIL_META_NAME(__VA_ARGS__)::meta                      \
+      SK_KERNEL_DEFINITION("meta")
 // The parentheses keep `meta_return_ty ::sk` from parsing as one
 // nested name.
 #define SK_PRECOMPUTE_META_FUNC(...)                                           \
   ::sk::meta::SK_DETAIL_META_NAME(__VA_ARGS__)::meta_return_ty(                \
-      ::sk::meta::SK_DETAIL_META_NAME(__VA_ARGS__)::meta)
+      ::sk::meta::SK_DETAIL_META_NAME(__VA_ARGS__)::meta                      \
+          SK_KERNEL_DEFINITION("precompute_meta"))
 #define SK_PRECOMPUTE_STRUCT(...)                                              \
   ::sk::meta::SK_DETAIL_META_NAME(__VA_ARGS__)::precompute_out<>
-#define SK_IMPL_FUNC(Name) void ::sk::native::structured_##Name::impl
+#define SK_IMPL_FUNC(Name)                                                     \
+  void ::sk::native::structured_##Name::impl SK_KERNEL_DEFINITION("impl")
 
 #endif // SK_ITER_METABASE_H

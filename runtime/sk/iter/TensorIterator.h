@@ -64,6 +64,7 @@
 #include "sk/core/Tensor.h"
 #include "sk/iter/MetaBase.h"
 #include "sk/iter/Parallel.h"
+#include "sk/util/Analysis.h"
 #include "sk/util/FunctionRef.h"
 #include "sk/util/SmallVector.h"
 
@@ -338,7 +339,7 @@ public:
   TensorIteratorBase() = default;
 
   /// Runs the configuration: see the file comment.
-  void build(TensorIteratorConfig &Config);
+  SK_SETS_ALL_OUTPUTS void build(TensorIteratorConfig &Config);
 
   // Shape of the iteration.
   int ndim() const { return static_cast<int>(Shape.size()); }
@@ -440,26 +441,26 @@ public:
   // The common builders (PyTorch's build_*_op). The borrowing variants
   // keep references to the arguments, which must outlive the iterator.
   /// out = f(a, b): promotes, casts to out, resizes out.
-  void build_binary_op(const Tensor &Out, const Tensor &A, const Tensor &B);
-  void build_borrowing_binary_op(const Tensor &Out, const Tensor &A,
+  SK_SETS_ALL_OUTPUTS void build_binary_op(const Tensor &Out, const Tensor &A, const Tensor &B);
+  SK_SETS_ALL_OUTPUTS void build_borrowing_binary_op(const Tensor &Out, const Tensor &A,
                                  const Tensor &B);
   /// As binary_op, with integral inputs computed in float32.
-  void build_binary_float_op(const Tensor &Out, const Tensor &A,
+  SK_SETS_ALL_OUTPUTS void build_binary_float_op(const Tensor &Out, const Tensor &A,
                              const Tensor &B);
-  void build_borrowing_binary_float_op(const Tensor &Out, const Tensor &A,
+  SK_SETS_ALL_OUTPUTS void build_borrowing_binary_float_op(const Tensor &Out, const Tensor &A,
                                        const Tensor &B);
   /// out = a <cmp> b: bool when out is undefined, else out's dtype.
-  void build_comparison_op(const Tensor &Out, const Tensor &A, const Tensor &B);
-  void build_borrowing_comparison_op(const Tensor &Out, const Tensor &A,
+  SK_SETS_ALL_OUTPUTS void build_comparison_op(const Tensor &Out, const Tensor &A, const Tensor &B);
+  SK_SETS_ALL_OUTPUTS void build_borrowing_comparison_op(const Tensor &Out, const Tensor &A,
                                      const Tensor &B);
   /// out = f(a), all one dtype.
-  void build_unary_op(const Tensor &Out, const Tensor &A);
-  void build_borrowing_unary_op(const Tensor &Out, const Tensor &A);
+  SK_SETS_ALL_OUTPUTS void build_unary_op(const Tensor &Out, const Tensor &A);
+  SK_SETS_ALL_OUTPUTS void build_borrowing_unary_op(const Tensor &Out, const Tensor &A);
   /// out = f(a) computed in floating point.
-  void build_unary_float_op(const Tensor &Out, const Tensor &A);
-  void build_borrowing_unary_float_op(const Tensor &Out, const Tensor &A);
+  SK_SETS_ALL_OUTPUTS void build_unary_float_op(const Tensor &Out, const Tensor &A);
+  SK_SETS_ALL_OUTPUTS void build_borrowing_unary_float_op(const Tensor &Out, const Tensor &A);
   /// out = f(a, b, c), promoting like binary_op.
-  void build_ternary_op(const Tensor &Out, const Tensor &A, const Tensor &B,
+  SK_SETS_ALL_OUTPUTS void build_ternary_op(const Tensor &Out, const Tensor &A, const Tensor &B,
                         const Tensor &C);
 
   /// The structured-kernel half of set_output: a subclass has put output

@@ -19,7 +19,14 @@
 ///                           skc's own overhead;
 ///   BM_ClangProcess         `clang++-22 -fsyntax-only` as a process, with
 ///                           the generated header on disk: what a build
-///                           step would pay (process start, -disable-free).
+///                           step would pay (process start, -disable-free);
+///   BM_ReparseWithPreamble  KernelSourceSession re-checking the source
+///                           after an edit in a function body, its preamble
+///                           (the runtime's and generated headers) cached:
+///                           what an editor pays per keystroke;
+///   BM_ReparseUnaryOpsWithPreamble
+///                           the same on kernels/cpu/UnaryOps.cpp, against
+///                           the headers the build generated.
 ///
 /// Run from a Release build; the figures are wall-clock time:
 ///
@@ -29,7 +36,8 @@
 
 #include "skc/Basic/Diagnostic.h"
 #include "skc/Config.h"
-#include "skc/Parse/KernelSourceParser.h"
+#include "skc/Frontend/KernelSourceParser.h"
+#include "skc/Frontend/KernelSourceSession.h"
 
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -384,6 +392,80 @@ void BM_ClangProcess(benchmark::State &State) {
   }
 }
 BENCHMARK(BM_ClangProcess)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// Re-checks \p Source (at \p Path) after an edit in a function body, as
+/// an editor does, with KernelSourceSession: the preamble is built before
+/// the timing starts, and each iteration changes the text of a string
+/// literal in the body (\p Anchor) and parses the result.
+void reparseAfterEdits(benchmark::State &State, KernelSourceOptions Options,
+                       const std::string &Path, const std::string &Source,
+                       StringRef Anchor) {
+  size_t At = Source.find(Anchor.str());
+  if (At == std::string::npos) {
+    State.SkipWithError("the source has no place to edit");
+    return;
+  }
+  KernelSourceSession Session(std::move(Options));
+  auto Check = [&](unsigned Edit) {
+    std::string Text = Source;
+    Text.insert(At + 1, "edit " + std::to_string(Edit) + " ");
+    SourceMgr SM;
+    StoredDiagnosticConsumer Stored;
+    DiagnosticsEngine Diags(SM, Stored);
+    std::vector<KernelDecl> Decls;
+    if (Error E = Session.parse(Path, Text, Diags, Decls))
+      return toString(std::move(E));
+    if (Diags.getNumErrors() != 0)
+      return "errors: " + Stored.Diagnostics[0].Message;
+    if (Decls.empty())
+      return std::string("no kernels found");
+    return std::string();
+  };
+  if (std::string Why = Check(0); !Why.empty()) {
+    State.SkipWithError(Why.c_str());
+    return;
+  }
+  unsigned Edit = 1;
+  for (auto _ : State) {
+    std::string Why = Check(Edit++);
+    if (!Why.empty() || !Session.reusedPreamble()) {
+      State.SkipWithError(Why.empty() ? "the preamble was not reused"
+                                      : Why.c_str());
+      return;
+    }
+  }
+}
+
+void BM_ReparseWithPreamble(benchmark::State &State) {
+  if (skipIfNoInputs(State))
+    return;
+  const Inputs &In = Inputs::get();
+  reparseAfterEdits(State, In.options(), In.Source, KernelSource,
+                    "\"Boolean alpha");
+}
+BENCHMARK(BM_ReparseWithPreamble)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// The same on the kernel library's largest CPU source, against the headers
+/// the build generated for it.
+void BM_ReparseUnaryOpsWithPreamble(benchmark::State &State) {
+  const std::string Path = SKC_BENCH_KERNELS_DIR "/cpu/UnaryOps.cpp";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  if (!Text || !sys::fs::exists(SKC_BENCH_KERNELS_GENERATED_DIR
+                                "/NativeFunctions.h")) {
+    State.SkipWithError("build the kernel library (skc_kernels) first");
+    return;
+  }
+  KernelSourceOptions Options;
+  Options.GeneratedIncludeDir = SKC_BENCH_KERNELS_GENERATED_DIR;
+  Options.RuntimeIncludeDir = SKC_RUNTIME_INCLUDE_DIR;
+  Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
+  Options.ExtraFlags = {"-I" SKC_BENCH_KERNELS_DIR};
+  reparseAfterEdits(State, std::move(Options), Path,
+                    (*Text)->getBuffer().str(), "\"abs_cpu");
+}
+BENCHMARK(BM_ReparseUnaryOpsWithPreamble)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 } // namespace
 

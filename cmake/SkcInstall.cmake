@@ -27,7 +27,7 @@ set_target_properties(skc_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(skc_runtime_testing PROPERTIES
   EXPORT_NAME runtime_testing)
 set_target_properties(skc_llvm PROPERTIES EXPORT_NAME LLVM)
-foreach(lib Basic Parse Sema Emit)
+foreach(lib Basic Parse Frontend Sema Emit)
   set_target_properties(skc${lib} PROPERTIES EXPORT_NAME ${lib})
 endforeach()
 # The installed skc finds libLLVM and libclang-cpp where it was linked
@@ -65,7 +65,7 @@ if(SKC_ENABLE_CUDA)
     DESTINATION "${SKC_INSTALL_CMAKEDIR}")
 endif()
 
-install(TARGETS skcBasic skcParse skcSema skcEmit skc_llvm
+install(TARGETS skcBasic skcParse skcFrontend skcSema skcEmit skc_llvm
   EXPORT skcLibraryTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")

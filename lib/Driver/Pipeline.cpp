@@ -10,7 +10,7 @@
 #include "skc/Config.h"
 #include "skc/Emit/CoverageReport.h"
 #include "skc/Emit/Emitters.h"
-#include "skc/Parse/KernelSourceParser.h"
+#include "skc/Frontend/KernelSourceParser.h"
 #include "skc/Parse/SchemaFile.h"
 #include "skc/Sema/KernelChecks.h"
 #include "skc/Sema/OperatorModelPrinter.h"

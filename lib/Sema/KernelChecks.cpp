@@ -239,6 +239,23 @@ void KernelChecker::checkMeta(const KernelDecl &D) {
       noteSchema(*F);
       return;
     }
+    // The operator's name without its overload (SK_META_FUNC(minmax) for
+    // minmax.dim): the macro's two-argument form.
+    SmallVector<std::string, 2> Overloads;
+    for (const auto &KV : Index.Metas) {
+      const OperatorName &Op = KV.getValue()->Functional->getSchema().Name;
+      if (Op.Name == Name && !Op.Overload.empty())
+        Overloads.push_back(Op.Name + ", " + Op.Overload);
+    }
+    if (!Overloads.empty()) {
+      llvm::sort(Overloads);
+      SMRange Written(D.Loc,
+                      SMLoc::getFromPointer(D.Loc.getPointer() + Name.size()));
+      Diags.report(D.Loc, diag::err_kernel_unknown_suggest)
+          << selectIndex(D.Kind) << Name << Overloads.front()
+          << FixItHint::replace(Written, Overloads.front());
+      return;
+    }
     std::vector<std::string> Candidates;
     for (const auto &KV : Index.Metas)
       Candidates.push_back(KV.getKey().str());
@@ -250,6 +267,19 @@ void KernelChecker::checkMeta(const KernelDecl &D) {
                           DispatchKey::Meta}) ||
       D.InvalidReason == KernelDecl::IR_ClangReported)
     return;
+  // The macro decides meta()'s return type: precomputed fields or void.
+  bool Precomputed = !G.Out->Precomputed.empty();
+  if ((D.Macro == "meta" && Precomputed) ||
+      (D.Macro == "precompute_meta" && !Precomputed)) {
+    Diags.report(D.MacroNameRange.Start, diag::err_meta_macro_precomputed)
+        << G.Functional->getName() << (Precomputed ? 0u : 1u)
+        << D.MacroNameRange
+        << FixItHint::replace(D.MacroNameRange,
+                              Precomputed ? "SK_PRECOMPUTE_META_FUNC"
+                                          : "SK_META_FUNC");
+    noteSchema(*G.Out);
+    return;
+  }
   checkSignature(D, std::get<KernelSignature>(getMetaSignature(G)),
                  G.Functional->getName(), *G.Functional);
   checkMetaBody(D, G);
@@ -357,10 +387,20 @@ void KernelChecker::checkBackend(const KernelDecl &D, StringRef Kernel,
 void KernelChecker::checkMetaBody(const KernelDecl &D,
                                   const NativeFunctionsGroup &G) {
   std::string Op = G.Functional->getName();
-  for (const BodyFact &F : D.Facts)
-    if (F.Kind == BodyFact::FK_DataAccess)
-      Diags.report(F.Range.Start, diag::err_meta_reads_data)
-          << Op << F.Detail << F.Range;
+  for (const BodyFact &F : D.Facts) {
+    if (F.Kind != BodyFact::FK_DataAccess)
+      continue;
+    Diags.report(F.Range.Start, diag::err_meta_reads_data)
+        << Op << F.Detail << F.Range;
+    // The way from the call to the read, as clang's analyzer shows a path.
+    for (size_t I = 0; I != F.Path.size(); ++I) {
+      const BodyFact::PathStep &Step = F.Path[I];
+      Diags.report(Step.Range.Start, I + 1 == F.Path.size()
+                                         ? diag::note_data_read_here
+                                         : diag::note_data_read_call)
+          << Step.Function << Step.Callee << Step.Range;
+    }
+  }
 
   ArrayRef<Argument> Outs = G.Out->getSchema().getOutArguments();
   for (size_t I = 0; I != Outs.size(); ++I) {
@@ -377,13 +417,35 @@ void KernelChecker::checkMetaBody(const KernelDecl &D,
         << Op << static_cast<unsigned>(I) << Outs[I].Name;
   }
 
-  StringSet<> Set;
-  for (const BodyFact &F : D.Facts)
-    if (F.Kind == BodyFact::FK_PrecomputeSet)
+  // Precomputed fields: each set once, on the way to every return. A
+  // return that misses one is reported there, with the setter to add; a
+  // field set nowhere at all (no return to point at) at the definition.
+  StringSet<> Set, Reported;
+  for (const BodyFact &F : D.Facts) {
+    switch (F.Kind) {
+    case BodyFact::FK_PrecomputeSet:
       Set.insert(F.Detail);
+      break;
+    case BodyFact::FK_PrecomputeSetAgain:
+      Diags.report(F.Range.Start, diag::err_precomputed_set_twice)
+          << Op << F.Detail << F.Range << FixItHint::replace(F.Range, "");
+      break;
+    case BodyFact::FK_PrecomputeReturnUnset:
+      Diags.report(F.Range.Start, diag::err_precomputed_unset)
+          << Op << F.Detail << F.Range;
+      Diags.report(F.Range.End, diag::note_precomputed_setter)
+          << F.Detail
+          << FixItHint::insert(F.Range.End,
+                               ".set_" + F.Detail + "(" + F.Detail + ")");
+      Reported.insert(F.Detail);
+      break;
+    default:
+      break;
+    }
+  }
   for (const PrecomputedLine &L : G.Out->Precomputed)
     for (const PrecomputedLine::Field &Field : L.Fields)
-      if (!Set.count(Field.Name))
+      if (!Set.count(Field.Name) && !Reported.count(Field.Name))
         Diags.report(D.Loc, diag::err_precomputed_unset) << Op << Field.Name;
 }
 
@@ -467,7 +529,7 @@ void KernelChecker::check(ArrayRef<KernelDecl> Decls) {
   for (const KernelDecl &D : Decls) {
     // A function spelled out in `namespace sk::native` may be a helper; only
     // SK_NATIVE_FUNC marks a kernel.
-    if (D.Kind == KernelDeclKind::Native && !D.FromMacro)
+    if (D.Kind == KernelDeclKind::Native && !D.isFromMacro())
       continue;
     switch (D.Kind) {
     case KernelDeclKind::Meta:

@@ -159,8 +159,13 @@ static const CppType *getReturnType(const Return &R) {
 
 static std::string joinParams(const KernelSignature &S, bool Qualified) {
   SmallVector<std::string, 8> Params;
-  for (const KernelParamSpec &P : S.Params)
+  for (const KernelParamSpec &P : S.Params) {
     Params.push_back(P.Type->getDeclaration(P.Name, Qualified));
+    // The generated declaration marks out arguments for skc's checks of
+    // the definitions (SK_OUT_ARGUMENT, sk/util/Analysis.h).
+    if (Qualified && P.SchemaArg && P.SchemaArg->IsOut)
+      Params.back() += " SK_OUT_ARGUMENT";
+  }
   return "(" + join(Params, ", ") + ")";
 }
 

@@ -63,9 +63,14 @@ llvm::StringRef getSeverityName(DiagSeverity S);
 struct FixItHint {
   llvm::SMRange Range;
   std::string Code;
+  /// An insertion at Range.Start (an empty range on purpose).
+  bool IsInsertion = false;
 
   static FixItHint replace(llvm::SMRange R, llvm::StringRef Code) {
     return {R, Code.str()};
+  }
+  static FixItHint insert(llvm::SMLoc Loc, llvm::StringRef Code) {
+    return {llvm::SMRange(Loc, Loc), Code.str(), /*IsInsertion=*/true};
   }
 };
 
@@ -178,11 +183,12 @@ public:
       Ranges.push_back(R);
     return *this;
   }
-  /// Adds a replacement. One whose range is empty is dropped: skc's fix-its
-  /// replace text, and an empty range means the text was not written
+  /// Adds a replacement. One whose range is empty is dropped, unless it is
+  /// an insertion: an empty range to replace means the text was not written
   /// verbatim (an escaped or folded YAML scalar), so its place is unknown.
   const DiagnosticBuilder &operator<<(FixItHint F) const {
-    if (F.Range.Start == F.Range.End)
+    if (!F.Range.Start.isValid() ||
+        (F.Range.Start == F.Range.End && !F.IsInsertion))
       return *this;
     FixIts.push_back(std::move(F));
     return *this;

@@ -59,13 +59,20 @@ struct BodyFact {
     /// set_output_contiguous (or a TensorIterator build_* call, which sets
     /// every output).
     FK_SetOutput,
-    /// A read of tensor data: data_ptr, const_data_ptr, item, accessor,
-    /// operator<<.
+    /// A read of tensor data (a call of a function the runtime marks
+    /// SK_READS_DATA: data_ptr, item, operator<<), or a call of the
+    /// author's own function that reaches one.
     FK_DataAccess,
     /// An assignment to a parameter (`out = ...`).
     FK_AssignToParam,
     /// A call of a precompute setter `set_<field>`.
     FK_PrecomputeSet,
+    /// A call of a precompute setter on a struct that has the field set
+    /// already (`.set_kH(1)`, the range).
+    FK_PrecomputeSetAgain,
+    /// A return of the precompute struct without field Detail set (the
+    /// returned value, the range).
+    FK_PrecomputeReturnUnset,
   };
   FactKind Kind;
   llvm::SMRange Range;
@@ -77,9 +84,23 @@ struct BodyFact {
   /// ...)`), which may set outputs or only read them.
   bool ThroughCall = false;
   /// FK_SetOutput and FK_DataAccess: the member or function called
-  /// ("set_output_raw_strided", "data_ptr"); FK_AssignToParam: the
-  /// parameter; FK_PrecomputeSet: the field.
+  /// ("set_output_raw_strided", "data_ptr"; for a read through the
+  /// author's functions, the one that reads); FK_AssignToParam: the
+  /// parameter; FK_PrecomputeSet, FK_PrecomputeSetAgain and
+  /// FK_PrecomputeReturnUnset: the field.
   std::string Detail;
+
+  /// One call on the way from a kernel body to a data read.
+  struct PathStep {
+    /// The call.
+    llvm::SMRange Range;
+    /// The function that makes it, and the one it calls.
+    std::string Function;
+    std::string Callee;
+  };
+  /// FK_DataAccess through the author's functions: the calls after the
+  /// one at Range, from the first callee's body to the read, in order.
+  std::vector<PathStep> Path;
 };
 
 /// The outputs a meta function sets on every path that returns normally.
@@ -112,10 +133,16 @@ struct KernelDecl {
   std::string File;
   /// Whether that file was parsed as CUDA (.cu).
   bool InCUDASource = false;
-  /// Whether it was written with SK_META_FUNC, SK_PRECOMPUTE_META_FUNC,
-  /// SK_IMPL_FUNC or SK_NATIVE_FUNC, rather than spelled out (a function
-  /// defined inside `namespace sk::native`, which may be a helper).
-  bool FromMacro = false;
+  /// The authoring macro it was written with, by the kind its mark names
+  /// (SK_KERNEL_DEFINITION in the runtime's sk/util/Analysis.h): "meta"
+  /// (SK_META_FUNC), "precompute_meta" (SK_PRECOMPUTE_META_FUNC), "impl"
+  /// (SK_IMPL_FUNC) or "native" (SK_NATIVE_FUNC); empty when spelled out
+  /// (a function defined inside `namespace sk::native`, which may be a
+  /// helper).
+  std::string Macro;
+  /// The macro's name as written, for fix-its that change it.
+  llvm::SMRange MacroNameRange;
+  bool isFromMacro() const { return !Macro.empty(); }
   /// Where the name is (the macro's argument, for SK_*_FUNC macros).
   llvm::SMLoc Loc;
   /// The parentheses of the parameter list, included; a fix-it that

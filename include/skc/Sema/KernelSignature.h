@@ -51,7 +51,8 @@ struct KernelSignature {
 
   /// `(const Tensor &self, int64_t dim)`, as an author would write it.
   std::string getAuthorParamList() const;
-  /// The same with qualified types, for generated code.
+  /// The same with qualified types and the out arguments marked
+  /// SK_OUT_ARGUMENT, for generated code.
   std::string getQualifiedParamList() const;
 };
 

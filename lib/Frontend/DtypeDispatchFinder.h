@@ -1,5 +1,4 @@
-//===--- DtypeDispatchFinder.h - The dtypes a kernel computes on -*- C++
-//-*-===//
+//===--- DtypeDispatchFinder.h - Dtypes a kernel computes on ----*- C++ -*-===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -8,11 +7,13 @@
 /// \file
 /// Finds the dtypes a kernel body dispatches over, for the coverage report
 /// (skc --coverage-report): the runtime's dispatch helpers name them
-/// (Note [Dtype masks] in sk/iter/DtypeDispatch.h):
+/// (Note [Dtype masks] in sk/iter/DtypeDispatch.h), and are known by their
+/// mark, SK_DISPATCHES_DTYPES (Note [Analysis marks] in AnalysisMarks.cpp):
 ///
-///   sk::dispatchDtypes<Mask>(...)   the dtypes whose bits are in Mask
-///   sk::visitScalarType(...)        every dtype
-///   sk::dispatchElementSize(...)    every dtype
+///   "listed", sk::dispatchDtypes<Mask>(...)   the dtypes whose bits are in
+///                                            Mask
+///   "all", sk::visitScalarType(...),         every dtype
+///          sk::dispatchElementSize(...)
 ///
 /// A kernel may dispatch in a helper: the calls of the functions and
 /// lambdas the body reaches are followed, transitively, as long as they are
@@ -24,8 +25,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef SKC_LIB_PARSE_DTYPEDISPATCHFINDER_H
-#define SKC_LIB_PARSE_DTYPEDISPATCHFINDER_H
+#ifndef SKC_LIB_FRONTEND_DTYPEDISPATCHFINDER_H
+#define SKC_LIB_FRONTEND_DTYPEDISPATCHFINDER_H
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -81,4 +82,4 @@ private:
 
 } // namespace skc
 
-#endif // SKC_LIB_PARSE_DTYPEDISPATCHFINDER_H
+#endif // SKC_LIB_FRONTEND_DTYPEDISPATCHFINDER_H

@@ -6,6 +6,8 @@
 
 #include "MetaOutputFlow.h"
 
+#include "AnalysisMarks.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -26,13 +28,14 @@ namespace skc {
 // A must-analysis over the meta function's CFG. Each block adds the
 // outputs its calls set:
 //
-//  - kernel.set_output_strided / set_output_raw_strided /
-//    set_output_contiguous with a constant index: that output;
-//  - kernel.build*() of sk::TensorIteratorBase: every output;
+//  - a member of the kernel marked SK_SETS_OUTPUT_AT_ARG(N)
+//    (set_output_strided, set_output_raw_strided, set_output_contiguous)
+//    with a constant argument N: that output;
+//  - a member of the kernel marked SK_SETS_ALL_OUTPUTS (TensorIteratorBase's
+//    build*): every output;
 //  - a call handed the kernel (`this`, `*this`, or in a helper the
-//    parameter it was handed in) whose callee is annotated
-//    [[clang::annotate("skc.sets_output", I)]] (the runtime's helpers, such
-//    as resize_reduction, under SKC_ANALYSIS): output I;
+//    parameter it was handed in) of a function marked SK_SETS_OUTPUT(I)
+//    (the runtime's helpers, such as resize_reduction): output I;
 //  - a call handed the kernel whose callee the translation unit defines: what
 //    that callee sets on every path, analysed the same way with the
 //    parameter bound to the kernel, up to MaxHelperDepth calls deep.
@@ -140,29 +143,6 @@ bool OutputFlow::isKernel(const clang::Expr *E) const {
   return Ref && Ref->getDecl() == KernelParam;
 }
 
-/// Whether \p RD is sk::<Name>.
-static bool isRuntimeClass(const clang::CXXRecordDecl *RD, StringRef Name) {
-  if (!RD || !RD->getIdentifier() || RD->getName() != Name)
-    return false;
-  const auto *NS = dyn_cast<clang::NamespaceDecl>(RD->getDeclContext());
-  return NS && NS->getIdentifier() && NS->getName() == "sk" &&
-         NS->getDeclContext()->isTranslationUnit();
-}
-
-/// The output index of a [[clang::annotate("skc.sets_output", I)]] on
-/// \p FD, if it has one.
-static std::optional<int64_t> getAnnotatedOutput(const clang::FunctionDecl &FD,
-                                                 clang::ASTContext &Ctx) {
-  for (const auto *A : FD.specific_attrs<clang::AnnotateAttr>()) {
-    if (A->getAnnotation() != "skc.sets_output" || A->args_size() != 1)
-      continue;
-    if (std::optional<APSInt> V =
-            (*A->args_begin())->getIntegerConstantExpr(Ctx))
-      return V->getExtValue();
-  }
-  return std::nullopt;
-}
-
 OutputSet OutputFlow::followHelper(const clang::FunctionDecl &Callee,
                                    const clang::ParmVarDecl *Param) {
   const clang::FunctionDecl *Def = nullptr;
@@ -180,18 +160,18 @@ OutputSet OutputFlow::setBy(const clang::CallExpr &Call) {
   if (const auto *Member = dyn_cast<clang::CXXMemberCallExpr>(&Call)) {
     const clang::CXXMethodDecl *MD = Member->getMethodDecl();
     const clang::Expr *Object = Member->getImplicitObjectArgument();
-    if (MD && MD->getIdentifier() && Object && isKernel(Object)) {
-      StringRef Name = MD->getName();
-      if (Name == "set_output_strided" || Name == "set_output_raw_strided" ||
-          Name == "set_output_contiguous") {
-        if (Call.getNumArgs() != 0 && !Call.getArg(0)->isValueDependent())
+    if (MD && Object && isKernel(Object)) {
+      if (const clang::AnnotateAttr *A =
+              findMark(*MD, AnalysisMark::SetsOutputAtArg)) {
+        std::optional<int64_t> Arg = getIntArg(*A, 0, Ctx);
+        if (Arg && *Arg >= 0 && *Arg < Call.getNumArgs() &&
+            !Call.getArg(*Arg)->isValueDependent())
           if (std::optional<APSInt> V =
-                  Call.getArg(0)->getIntegerConstantExpr(Ctx))
+                  Call.getArg(*Arg)->getIntegerConstantExpr(Ctx))
             S.add(V->getExtValue());
         return S;
       }
-      if (Name.starts_with("build") &&
-          isRuntimeClass(MD->getParent(), "TensorIteratorBase"))
+      if (hasMark(*MD, AnalysisMark::SetsAllOutputs))
         return OutputSet::all();
       // A helper method of the kernel's own struct.
       S.addAll(followHelper(*MD, /*Param=*/nullptr));
@@ -200,15 +180,17 @@ OutputSet OutputFlow::setBy(const clang::CallExpr &Call) {
   const clang::FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee)
     return S;
-  unsigned Offset = isa<clang::CXXOperatorCallExpr>(Call) &&
-                            isa<clang::CXXMethodDecl>(Callee)
-                        ? 1
-                        : 0;
+  unsigned Offset =
+      isa<clang::CXXOperatorCallExpr>(Call) && isa<clang::CXXMethodDecl>(Callee)
+          ? 1
+          : 0;
   for (unsigned I = 0, E = Call.getNumArgs(); I != E; ++I) {
     if (!isKernel(Call.getArg(I)) || I < Offset)
       continue;
-    if (std::optional<int64_t> Out = getAnnotatedOutput(*Callee, Ctx)) {
-      S.add(*Out);
+    if (const clang::AnnotateAttr *A =
+            findMark(*Callee, AnalysisMark::SetsOutput)) {
+      if (std::optional<int64_t> Out = getIntArg(*A, 0, Ctx))
+        S.add(*Out);
       continue;
     }
     unsigned ParamIndex = I - Offset;

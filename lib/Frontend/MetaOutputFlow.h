@@ -11,8 +11,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef SKC_LIB_PARSE_METAOUTPUTFLOW_H
-#define SKC_LIB_PARSE_METAOUTPUTFLOW_H
+#ifndef SKC_LIB_FRONTEND_METAOUTPUTFLOW_H
+#define SKC_LIB_FRONTEND_METAOUTPUTFLOW_H
 
 #include "skc/Parse/KernelDecl.h"
 
@@ -30,4 +30,4 @@ OutputsSetOnEveryPath findOutputsSetOnEveryPath(const clang::FunctionDecl &Meta,
 
 } // namespace skc
 
-#endif // SKC_LIB_PARSE_METAOUTPUTFLOW_H
+#endif // SKC_LIB_FRONTEND_METAOUTPUTFLOW_H

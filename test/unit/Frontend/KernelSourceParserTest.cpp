@@ -6,17 +6,23 @@
 ///
 /// \file
 /// Kernel sources written to a temporary directory and parsed against the
-/// real runtime headers (SKC_RUNTIME_INCLUDE_DIR) and a generated header
-/// that exists only in memory, as the driver maps it.
+/// real runtime headers (SKC_RUNTIME_INCLUDE_DIR) and the headers skc's
+/// emitter generates for a small schema, which exist only in memory, as
+/// the driver maps them.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "skc/Parse/KernelSourceParser.h"
+#include "skc/Frontend/KernelSourceParser.h"
+#include "skc/Frontend/KernelSourceSession.h"
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Emit/Emitters.h"
+#include "skc/Parse/SchemaFile.h"
+#include "skc/Sema/OperatorModel.h"
 #include "skc/Config.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,52 +34,40 @@ using namespace skc;
 
 namespace {
 
-/// What skc would generate for a small schema: add.Tensor / add.out
-/// (structured, through TensorIterator), cat (two outputs), avg_pool2d
-/// (precomputed kH, kW) and a native relu.
-const char GeneratedHeader[] = R"cpp(#pragma once
-#include "sk/iter/MetaBase.h"
-#include "sk/iter/TensorIterator.h"
-
-#define SK_NATIVE_FUNC(Name) (::sk::native::Name)
-
-namespace sk {
-namespace meta {
-struct structured_add_Tensor : ::sk::TensorIteratorBase {
-  void meta(const Tensor &self, const Tensor &other, const Scalar &alpha);
-};
-struct structured_pair : ::sk::impl::MetaBase {
-  void meta(const Tensor &self, int64_t dim);
-};
-struct structured_avg_pool2d : ::sk::impl::MetaBase {
-  struct precompute_fields {
-    int64_t kH;
-    int64_t kW;
-  };
-  template <uint64_t SetMask = 0>
-  struct precompute_out
-      : ::sk::impl::PrecomputeOut<precompute_out, precompute_fields, SetMask> {
-    SK_PRECOMPUTE_FIELD(0, int64_t, kH)
-    SK_PRECOMPUTE_FIELD(1, int64_t, kW)
-  };
-  using meta_return_ty = precompute_out<::sk::impl::precomputeAllSet(2)>;
-  meta_return_ty meta(const Tensor &self, IntArrayRef kernel_size);
-};
-} // namespace meta
-namespace native {
-struct structured_add_out : ::sk::meta::structured_add_Tensor {
-  void impl(const Tensor &self, const Tensor &other, const Scalar &alpha,
-            const Tensor &out);
-};
-struct structured_pair_out : ::sk::meta::structured_pair {
-  void impl(const Tensor &self, int64_t dim, const Tensor &out0,
-            const Tensor &out1);
-};
-Tensor relu_cpu(const Tensor &self);
-Tensor sum_dim(const Tensor &self, int64_t dim);
-} // namespace native
-} // namespace sk
-)cpp";
+/// A small schema: add.Tensor / add.out (structured, through
+/// TensorIterator), pair (two outputs), avg_pool2d (precomputed kH, kW) and
+/// the native relu_cpu and sum_dim. The tests parse their sources against
+/// the headers skc's own emitter generates from it, as clangd's TestTU
+/// builds its inputs with the real pieces.
+const char Schema[] = R"yaml(
+- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  structured_delegate: add.out
+- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  structured_inherits: TensorIteratorBase
+  dispatch:
+    CPU: add_out
+- func: pair(Tensor self, int dim) -> (Tensor, Tensor)
+  structured_delegate: pair.out
+- func: pair.out(Tensor self, int dim, *, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))
+  structured: True
+  dispatch:
+    CPU: pair_out
+- func: avg_pool2d(Tensor self, int[2] kernel_size) -> Tensor
+  structured_delegate: avg_pool2d.out
+- func: avg_pool2d.out(Tensor self, int[2] kernel_size, *, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  precomputed:
+  - kernel_size -> int kH, int kW
+  dispatch:
+    CPU: avg_pool2d_out
+- func: relu(Tensor self) -> Tensor
+  dispatch:
+    CPU: relu_cpu
+- func: sum.dim(Tensor self, int dim) -> Tensor
+  dispatch:
+    CPU: sum_dim
+)yaml";
 
 class KernelSourceParserTest : public ::testing::Test {
 protected:
@@ -82,9 +76,25 @@ protected:
     SmallString<128> Gen(Dir);
     sys::path::append(Gen, "generated");
     Options.GeneratedIncludeDir = Gen.str().str();
-    sys::path::append(Gen, "skc", "Kernels.h");
-    GeneratedPath = Gen.str().str();
-    Options.GeneratedHeaders.push_back({GeneratedPath, GeneratedHeader});
+    // The generated headers, from the schema, by skc's emitter.
+    SourceMgr SchemaSM;
+    StoredDiagnosticConsumer SchemaDiags;
+    DiagnosticsEngine SchemaEngine(SchemaSM, SchemaDiags);
+    TypeContext Types;
+    unsigned ID = SchemaSM.AddNewSourceBuffer(
+        MemoryBuffer::getMemBufferCopy(Schema, "ops.yaml"), SMLoc());
+    OperatorModel Model = buildOperatorModel(
+        parseSchemaFile(ID, Types, SchemaEngine), nullptr, SchemaEngine);
+    ASSERT_EQ(SchemaEngine.getNumErrors(), 0u);
+    EmitOptions Emit;
+    Emit.Inputs = {"ops.yaml"};
+    Emit.Backends = {DispatchKey::CPU};
+    for (GeneratedFile &F : emitNativeFunctionHeaders(Model, Emit)) {
+      SmallString<128> Path(Options.GeneratedIncludeDir);
+      sys::path::append(Path, F.Name);
+      Options.GeneratedHeaders.push_back(
+          {Path.str().str(), std::move(F.Contents)});
+    }
     Options.RuntimeIncludeDir = SKC_RUNTIME_INCLUDE_DIR;
     Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
     Options.CUDAPath = SKC_CUDA_PATH;
@@ -151,7 +161,6 @@ protected:
   }
 
   SmallString<128> Dir;
-  std::string GeneratedPath;
   KernelSourceOptions Options;
   SourceMgr SM;
   StoredDiagnosticConsumer Stored;
@@ -161,7 +170,7 @@ protected:
 TEST_F(KernelSourceParserTest, MetaImplNative_ExtractedWithParamsAndRanges) {
   // clang-format off
   auto Decls = parse("add.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 namespace sk {
 SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
                           const Scalar &alpha) {
@@ -182,7 +191,7 @@ Tensor sum_dim(const Tensor &self, int64_t) { return self; }
   const KernelDecl &Meta = Decls[0];
   EXPECT_EQ(Meta.Kind, KernelDeclKind::Meta);
   EXPECT_EQ(Meta.Name, "structured_add_Tensor");
-  EXPECT_TRUE(Meta.FromMacro);
+  EXPECT_TRUE(Meta.isFromMacro());
   EXPECT_EQ(sys::path::filename(Meta.File), "add.cpp");
   EXPECT_EQ(fileOf(Meta.Loc), Meta.File);
   EXPECT_EQ(at(Meta.Loc), "3:14"); // the macro's argument: `add`
@@ -217,7 +226,7 @@ Tensor sum_dim(const Tensor &self, int64_t) { return self; }
   const KernelDecl &Relu = Decls[2];
   EXPECT_EQ(Relu.Kind, KernelDeclKind::Native);
   EXPECT_EQ(Relu.Name, "relu_cpu");
-  EXPECT_TRUE(Relu.FromMacro);
+  EXPECT_TRUE(Relu.isFromMacro());
   EXPECT_EQ(at(Relu.Loc), "9:23");
   EXPECT_EQ(Relu.ReturnTypeAsWritten, "Tensor");
   EXPECT_EQ(Relu.CanonicalReturnType, "sk::Tensor");
@@ -226,7 +235,7 @@ Tensor sum_dim(const Tensor &self, int64_t) { return self; }
   const KernelDecl &Sum = Decls[3];
   EXPECT_EQ(Sum.Kind, KernelDeclKind::Native);
   EXPECT_EQ(Sum.Name, "sum_dim");
-  EXPECT_FALSE(Sum.FromMacro);
+  EXPECT_FALSE(Sum.isFromMacro());
   EXPECT_EQ(at(Sum.Loc), "11:8");
   ASSERT_EQ(Sum.Params.size(), 2u);
   EXPECT_EQ(Sum.Params[1].Name, "");
@@ -240,7 +249,7 @@ Tensor sum_dim(const Tensor &self, int64_t) { return self; }
 TEST_F(KernelSourceParserTest, CanonicalTypes_FullyQualifiedAndDesugared) {
   // clang-format off
   auto Decls = parse("types.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 #include <optional>
 namespace sk {
 namespace native {
@@ -267,7 +276,7 @@ Tensor typed(IntArrayRef sizes, MaybeDim dim, ScalarType t,
 TEST_F(KernelSourceParserTest, SetOutputFacts_IndexAndConditionality) {
   // clang-format off
   auto Decls = parse("pair.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 SK_META_FUNC(pair)(const Tensor &self, int64_t dim) {
   set_output_raw_strided(0, self.sizes(), {}, self.options());
@@ -335,7 +344,7 @@ SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
 TEST_F(KernelSourceParserTest, OutputsOnEveryPath_BranchesReturnsAndHelpers) {
   // clang-format off
   auto Decls = parse("paths.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 #include "sk/iter/ReduceUtils.h"
 using namespace sk;
 static void setSecond(impl::MetaBase &M, const Tensor &T) {
@@ -379,7 +388,7 @@ SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
 TEST_F(KernelSourceParserTest, OutputsOnEveryPath_NotWhenAPathMisses) {
   // clang-format off
   auto Decls = parse("miss.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 static void maybeSet(impl::MetaBase &M, const Tensor &T) {
   if (T.dim() > 1)
@@ -401,7 +410,7 @@ SK_META_FUNC(pair)(const Tensor &self, int64_t dim) {
 TEST_F(KernelSourceParserTest, AssignmentToParam_RecordedEvenWhenRejected) {
   // clang-format off
   auto Decls = parse("assign.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 #include "sk/ops/Factories.h"
 #include <iostream>
 using namespace sk;
@@ -410,16 +419,19 @@ SK_IMPL_FUNC(pair_out)(const Tensor &self, int64_t dim, const Tensor &out0,
   dim += 1;
   std::cout << out0;
   out1 = sk::empty({2});
+  self = out0;
 }
 )cpp");
   // clang-format on
-  // Tensor's operator= does not take a const Tensor: Clang's error and
-  // its notes (the candidates) stay.
+  // Tensor's operator= does not take a const Tensor. For the out argument
+  // (SK_OUT_ARGUMENT in the generated declaration) Sema's
+  // err_impl_assigns_out says why, and Clang's error is left out; for an
+  // input, Clang's error and its notes (the candidates) stay.
   ASSERT_FALSE(Stored.Diagnostics.empty());
   EXPECT_EQ(Diags.getNumErrors(), 1u) << dump();
   EXPECT_EQ(Stored.Diagnostics[0].getID(), "err_clang");
   EXPECT_EQ(Stored.Diagnostics[0].Message, "no viable overloaded '='");
-  EXPECT_EQ(at(Stored.Diagnostics[0].Loc), "9:8");
+  EXPECT_EQ(at(Stored.Diagnostics[0].Loc), "10:8");
   for (size_t I = 1; I != Stored.Diagnostics.size(); ++I)
     EXPECT_EQ(Stored.Diagnostics[I].getID(), "note_clang");
   ASSERT_EQ(Decls.size(), 1u);
@@ -438,7 +450,7 @@ SK_IMPL_FUNC(pair_out)(const Tensor &self, int64_t dim, const Tensor &out0,
 TEST_F(KernelSourceParserTest, PrecomputeMeta_SettersAndReturnType) {
   // clang-format off
   auto Decls = parse("pool.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 SK_PRECOMPUTE_META_FUNC(avg_pool2d)(const Tensor &self,
                                     IntArrayRef kernel_size) {
@@ -467,7 +479,7 @@ SK_PRECOMPUTE_META_FUNC(avg_pool2d)(const Tensor &self,
 TEST_F(KernelSourceParserTest, MismatchedMeta_InvalidWithParamsNoClangError) {
   // clang-format off
   auto Decls = parse("mismatch.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
                           double alpha) {
@@ -509,7 +521,7 @@ Tensor SK_NATIVE_FUNC(relu_cpu)(const Tensor &self, bool inplace) {
 TEST_F(KernelSourceParserTest, UnknownStruct_RecordedByNameNoClangError) {
   // clang-format off
   auto Decls = parse("unknown.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 SK_IMPL_FUNC(frobnicate_out)(const Tensor &self, const Tensor &out) {
   int unused_in_dropped_body = 0;
@@ -553,7 +565,7 @@ SK_META_FUNC(sub, Tensor)(const Tensor &self) {}
 TEST_F(KernelSourceParserTest, SpelledOutDefinitions_ClangErrorsForwarded) {
   // clang-format off
   auto Decls = parse("spelled.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 void sk::meta::structured_pair::meta(const Tensor &self, int64_t dim) {}
 void sk::meta::structured_add_Tensor::meta(const Tensor &self,
@@ -578,7 +590,7 @@ Tensor hidden(const Tensor &self) { return self; }
 
   ASSERT_EQ(Decls.size(), 2u);
   EXPECT_EQ(Decls[0].Name, "structured_pair");
-  EXPECT_FALSE(Decls[0].FromMacro);
+  EXPECT_FALSE(Decls[0].isFromMacro());
   EXPECT_EQ(at(Decls[0].Loc), "3:16"); // the struct's name
   EXPECT_FALSE(Decls[0].IsInvalid);
   EXPECT_EQ(Decls[1].Name, "structured_add_Tensor");
@@ -591,7 +603,7 @@ TEST_F(KernelSourceParserTest, ClangError_ForwardedAtItsLocation) {
   Options.ExtraFlags = {"-Wall"};
   // clang-format off
   auto Decls = parse("error.cpp",
-R"cpp(#include "skc/Kernels.h"
+R"cpp(#include "NativeFunctions.h"
 using namespace sk;
 SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
                       const Scalar &alpha, const Tensor &out) {
@@ -638,7 +650,7 @@ TEST_F(KernelSourceParserTest, CUDASource_ParsedHostSideWithoutErrors) {
   auto Decls = parse("add.cu",
 R"cpp(#include <cuda_runtime.h>
 #include <thrust/version.h>
-#include "skc/Kernels.h"
+#include "NativeFunctions.h"
 __global__ void addKernel(float *A, const float *B, int64_t N) {
   int64_t I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < N)
@@ -663,7 +675,7 @@ SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
 }
 
 TEST_F(KernelSourceParserTest, CompileCommandsJson_FlagsFromTheDatabase) {
-  std::string A = writeFile("a.cpp", R"cpp(#include "skc/Kernels.h"
+  std::string A = writeFile("a.cpp", R"cpp(#include "NativeFunctions.h"
 #ifndef FROM_DATABASE
 #error "compiled without the database's flags"
 #endif
@@ -673,7 +685,7 @@ Tensor relu_cpu(const Tensor &self) { return self; }
 )cpp");
   // Not in the database: Clang's JSON database infers its command from
   // a.cpp's, as clangd and clang-tidy do; Options.ExtraFlags are not used.
-  std::string B = writeFile("b.cpp", R"cpp(#include "skc/Kernels.h"
+  std::string B = writeFile("b.cpp", R"cpp(#include "NativeFunctions.h"
 #if !defined(FROM_DATABASE) || defined(FROM_FLAGS)
 #error "b.cpp did not get a.cpp's flags"
 #endif
@@ -695,7 +707,7 @@ Tensor relu_cpu(const Tensor &self) { return self; }
 TEST_F(KernelSourceParserTest, NvccCompileCommand_NvccOnlyFlagsDropped) {
   if (StringRef(SKC_CUDA_PATH).empty())
     GTEST_SKIP() << "no CUDA toolkit was found at configure time";
-  std::string A = writeFile("a.cu", R"cpp(#include "skc/Kernels.h"
+  std::string A = writeFile("a.cu", R"cpp(#include "NativeFunctions.h"
 #ifndef FROM_DATABASE
 #error "compiled without the database's flags"
 #endif
@@ -722,7 +734,7 @@ Tensor relu_cuda(const Tensor &self) { return self; }
 }
 
 TEST_F(KernelSourceParserTest, EmptyCompileCommandsJson_FallsBackToFlags) {
-  std::string A = writeFile("a.cpp", R"cpp(#include "skc/Kernels.h"
+  std::string A = writeFile("a.cpp", R"cpp(#include "NativeFunctions.h"
 #ifndef FROM_FLAGS
 #error "compiled without the extra flags"
 #endif
@@ -765,7 +777,7 @@ TEST_F(KernelSourceParserTest, MissingSource_IsAnErrorNotADiagnostic) {
 }
 
 TEST_F(KernelSourceParserTest, KernelsInHeaders_ExtractedOnceAtTheirLine) {
-  std::string Header = writeFile("inline_kernel.h", R"cpp(#include "skc/Kernels.h"
+  std::string Header = writeFile("inline_kernel.h", R"cpp(#include "NativeFunctions.h"
 namespace sk::native {
 inline Tensor sum_dim(const Tensor &self, int64_t) { return self; }
 }
@@ -782,3 +794,113 @@ inline Tensor sum_dim(const Tensor &self, int64_t) { return self; }
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// KernelSourceSession: the same parse, with a cached preamble
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+// clang-format off
+const char EditedSource[] = R"cpp(#include "NativeFunctions.h"
+namespace sk {
+SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
+                          const Scalar &alpha) {
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+  BODY
+}
+SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
+                      const Scalar &alpha, const Tensor &out) {}
+} // namespace sk
+)cpp";
+// clang-format on
+
+/// EditedSource with \p Body in the meta function.
+std::string withBody(StringRef Body) {
+  std::string Text = EditedSource;
+  size_t At = Text.find("BODY");
+  return Text.replace(At, 4, Body.str());
+}
+
+} // namespace
+
+TEST_F(KernelSourceParserTest, Session_ReusesThePreambleAcrossBodyEdits) {
+  std::string Path = writeFile("edited.cpp", withBody(""));
+  KernelSourceSession Session(Options);
+
+  std::vector<KernelDecl> First;
+  ASSERT_FALSE(bool(Session.parse(Path, withBody(""), Diags, First)));
+  EXPECT_FALSE(Session.reusedPreamble());
+  EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
+  ASSERT_EQ(First.size(), 2u);
+  EXPECT_EQ(First[0].Name, "structured_add_Tensor");
+  EXPECT_EQ(at(First[0].Loc), "3:14");
+  EXPECT_TRUE(First[0].OutputsSet.All);
+
+  // An edit in a body, not saved: the preamble is reused, and the edit is
+  // what is parsed.
+  std::vector<KernelDecl> Second;
+  ASSERT_FALSE(bool(Session.parse(Path, withBody("self.data_ptr();"), Diags,
+                                  Second)));
+  EXPECT_TRUE(Session.reusedPreamble());
+  ASSERT_EQ(Second.size(), 2u);
+  EXPECT_TRUE(findFact(Second[0], BodyFact::FK_DataAccess, "data_ptr"));
+  EXPECT_EQ(Second[1].Params.size(), 4u);
+
+  // An error in the edit is reported as parseKernelSources reports it.
+  Stored.Diagnostics.clear();
+  std::vector<KernelDecl> Third;
+  ASSERT_FALSE(bool(Session.parse(Path, withBody("undeclared();"), Diags,
+                                  Third)));
+  EXPECT_TRUE(Session.reusedPreamble());
+  ASSERT_EQ(Stored.Diagnostics.size(), 1u) << dump();
+  EXPECT_EQ(Stored.Diagnostics[0].getID(), "err_clang");
+  EXPECT_EQ(at(Stored.Diagnostics[0].Loc), "6:3");
+
+  // An edit of the preamble (a new include) builds it again.
+  Stored.Diagnostics.clear();
+  std::vector<KernelDecl> Fourth;
+  ASSERT_FALSE(bool(Session.parse(
+      Path, "#include <vector>\n" + withBody(""), Diags, Fourth)));
+  EXPECT_FALSE(Session.reusedPreamble());
+  EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
+  ASSERT_EQ(Fourth.size(), 2u);
+  EXPECT_EQ(at(Fourth[0].Loc), "4:14");
+}
+
+TEST_F(KernelSourceParserTest, Session_FindsWhatParseKernelSourcesFinds) {
+  // clang-format off
+  std::string Text = R"cpp(#include "NativeFunctions.h"
+namespace sk {
+static void helper(const Tensor &T) { (void)T.item(); }
+SK_META_FUNC(pair)(const Tensor &self, int64_t dim) {
+  helper(self);
+  set_output_raw_strided(0, self.sizes(), {}, self.options());
+}
+SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
+                      const Scalar &alpha, Tensor &out) {}
+} // namespace sk
+)cpp";
+  // clang-format on
+  std::string Path = writeFile("same.cpp", Text);
+  std::vector<KernelDecl> Tool = parseFiles({Path});
+  std::string ToolDiagnostics = dump();
+  Stored.Diagnostics.clear();
+  KernelSourceSession Session(Options);
+  std::vector<KernelDecl> Cached;
+  ASSERT_FALSE(bool(Session.parse(Path, Text, Diags, Cached)));
+  EXPECT_EQ(dump(), ToolDiagnostics);
+  ASSERT_EQ(Cached.size(), Tool.size());
+  for (size_t I = 0; I != Tool.size(); ++I) {
+    EXPECT_EQ(Cached[I].Name, Tool[I].Name);
+    EXPECT_EQ(at(Cached[I].Loc), at(Tool[I].Loc));
+    EXPECT_EQ(Cached[I].IsInvalid, Tool[I].IsInvalid);
+    EXPECT_EQ(Cached[I].Facts.size(), Tool[I].Facts.size());
+    EXPECT_EQ(Cached[I].DeclaredParamTypes, Tool[I].DeclaredParamTypes);
+  }
+  const BodyFact *Read =
+      findFact(Cached[0], BodyFact::FK_DataAccess, "item");
+  ASSERT_TRUE(Read);
+  ASSERT_EQ(Read->Path.size(), 1u);
+  EXPECT_EQ(Read->Path[0].Function, "helper");
+}

@@ -6,6 +6,9 @@
 
 #include "DtypeDispatchFinder.h"
 
+#include "AnalysisMarks.h"
+
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -58,15 +61,6 @@ private:
   uint64_t &Mask;
 };
 
-/// Whether \p FD is the runtime's `sk::<Name>`.
-bool isRuntimeFunction(const clang::FunctionDecl &FD, StringRef Name) {
-  if (!FD.getIdentifier() || FD.getName() != Name)
-    return false;
-  const auto *NS = dyn_cast<clang::NamespaceDecl>(FD.getDeclContext());
-  return NS && NS->getIdentifier() && NS->getName() == "sk" &&
-         NS->getDeclContext()->isTranslationUnit();
-}
-
 } // namespace
 
 const clang::EnumDecl *
@@ -99,22 +93,23 @@ bool DtypeDispatchFinder::addDispatch(const clang::CallExpr &Call,
   const clang::FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee)
     return false;
-  if (isRuntimeFunction(*Callee, "dispatchDtypes")) {
+  const clang::AnnotateAttr *Mark =
+      findMark(*Callee, AnalysisMark::DispatchesDtypes);
+  if (!Mark)
+    return false;
+  std::optional<StringRef> Which = getStringArg(*Mark, 0);
+  if (Which == "listed") {
+    // The mask is the first template argument (dispatchDtypes<Mask>).
     noteScalarType(*Callee);
     const clang::TemplateArgumentList *Args =
         Callee->getTemplateSpecializationArgs();
     if (Args && Args->size() != 0 &&
         Args->get(0).getKind() == clang::TemplateArgument::Integral)
       Mask |= Args->get(0).getAsIntegral().getZExtValue();
-    return true;
+  } else if (const clang::EnumDecl *Enum = noteScalarType(*Callee)) {
+    Mask |= getAllDtypes(*Enum);
   }
-  if (isRuntimeFunction(*Callee, "visitScalarType") ||
-      isRuntimeFunction(*Callee, "dispatchElementSize")) {
-    if (const clang::EnumDecl *Enum = noteScalarType(*Callee))
-      Mask |= getAllDtypes(*Enum);
-    return true;
-  }
-  return false;
+  return true;
 }
 
 void DtypeDispatchFinder::followCall(const clang::CallExpr &Call,

@@ -19,8 +19,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef SKC_PARSE_KERNELSOURCEPARSER_H
-#define SKC_PARSE_KERNELSOURCEPARSER_H
+#ifndef SKC_FRONTEND_KERNELSOURCEPARSER_H
+#define SKC_FRONTEND_KERNELSOURCEPARSER_H
 
 #include "skc/Parse/KernelDecl.h"
 
@@ -92,4 +92,4 @@ loadCompilationDatabase(llvm::StringRef BuildDir);
 
 } // namespace skc
 
-#endif // SKC_PARSE_KERNELSOURCEPARSER_H
+#endif // SKC_FRONTEND_KERNELSOURCEPARSER_H

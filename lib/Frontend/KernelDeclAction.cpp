@@ -1,0 +1,114 @@
+//===--- KernelDeclAction.cpp - The front-end action of one source --------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelDeclAction.h"
+
+#include "KernelDeclExtractor.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/Utils.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+
+namespace skc {
+
+namespace {
+
+class KernelDeclConsumer : public clang::ASTConsumer {
+public:
+  KernelDeclConsumer(ParseSession &Session, std::vector<KernelDecl> &Found)
+      : Session(Session), Found(Found) {}
+
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override {
+    extractKernelDecls(Ctx, Session, Found);
+  }
+
+private:
+  ParseSession &Session;
+  std::vector<KernelDecl> &Found;
+};
+
+} // namespace
+
+std::unique_ptr<clang::ASTConsumer>
+KernelDeclAction::CreateASTConsumer(clang::CompilerInstance &CI, StringRef) {
+  if (Session.Options.Dependencies) {
+    // The preprocessor exists already: attach by hand what
+    // CompilerInstance would have attached when creating it.
+    Dependencies = std::make_shared<clang::DependencyCollector>();
+    Dependencies->attachToPreprocessor(CI.getPreprocessor());
+  }
+  return std::make_unique<KernelDeclConsumer>(Session, Found);
+}
+
+void KernelDeclAction::EndSourceFileAction() {
+  if (Dependencies) {
+    StringRef Generated = Session.Options.GeneratedIncludeDir;
+    for (const std::string &File : Dependencies->getDependencies())
+      if (Generated.empty() || !StringRef(File).starts_with(Generated))
+        Session.Options.Dependencies->insert(File);
+  }
+  // Unknown structs whose definitions Clang dropped.
+  for (UnknownKernel &U : Session.UnknownKernels) {
+    KernelDecl K;
+    K.Kind = U.Kind;
+    K.Name = std::move(U.Name);
+    K.File = getCurrentFile().str();
+    K.InCUDASource = getCompilerInstance().getLangOpts().CUDA;
+    K.Macro = U.Kind == KernelDeclKind::Meta ? "meta" : "impl";
+    K.Loc = U.Loc;
+    K.ParamListRange = U.ParamListRange;
+    K.setInvalid(KernelDecl::IR_UnknownName);
+    Found.push_back(std::move(K));
+  }
+  Session.UnknownKernels.clear();
+  // In source order: by buffer (the order files were first read), then
+  // offset; the index breaks ties, so the order never depends on the sort.
+  const SourceMgr &SM = Session.Diags.getSourceMgr();
+  SmallVector<std::tuple<unsigned, const char *, size_t>, 16> Order;
+  for (size_t I = 0, E = Found.size(); I != E; ++I) {
+    SMLoc Loc = Found[I].Loc;
+    Order.emplace_back(Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0,
+                       Loc.getPointer(), I);
+  }
+  llvm::sort(Order);
+  for (const auto &Entry : Order) {
+    KernelDecl &K = Found[std::get<2>(Entry)];
+    // A header that several sources include defines its kernels once.
+    bool Seen =
+        K.Loc.isValid() && any_of(Session.Decls, [&](const KernelDecl &Other) {
+          return Other.Kind == K.Kind && Other.Name == K.Name &&
+                 Other.Loc == K.Loc;
+        });
+    if (!Seen)
+      Session.Decls.push_back(std::move(K));
+  }
+  Found.clear();
+}
+
+Expected<IntrusiveRefCntPtr<vfs::OverlayFileSystem>>
+makeKernelFileSystem(const KernelSourceOptions &Options) {
+  // Options outlives the file system's users, so the buffers need not be
+  // copies.
+  auto Generated = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+  for (const VirtualFile &F : Options.GeneratedHeaders) {
+    SmallString<256> Path(F.Path);
+    if (std::error_code EC = sys::fs::make_absolute(Path))
+      return createFileError(F.Path, EC);
+    Generated->addFile(Path, /*ModificationTime=*/0,
+                       MemoryBuffer::getMemBuffer(F.Contents, Path));
+  }
+  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
+      IntrusiveRefCntPtr<vfs::FileSystem>(vfs::createPhysicalFileSystem()));
+  FS->pushOverlay(Generated);
+  return FS;
+}
+
+} // namespace skc

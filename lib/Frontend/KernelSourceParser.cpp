@@ -1,0 +1,135 @@
+//===--- KernelSourceParser.cpp - Kernel sources through Clang ------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The Clang front end of skc. clang::tooling::ClangTool parses every
+/// kernel source (each as its own translation unit, -fsyntax-only, with
+/// the command of CompileCommands.h), with the generated headers mapped
+/// into an in-memory file system laid over the real one. Per translation
+/// unit:
+///
+///  - ForwardingDiagConsumer (DiagnosticForwarding.h) hands Clang's
+///    diagnostics to skc's DiagnosticsEngine, except the few that Sema
+///    explains better;
+///  - extractKernelDecls (KernelDeclExtractor.h) records every meta, impl
+///    and native-function definition the author wrote (KernelDecl.h), with
+///    the facts about its body (BodyFacts.h), the outputs it sets on every
+///    path (MetaOutputFlow.h) and the dtypes it dispatches on
+///    (DtypeDispatchFinder.h).
+///
+/// Clang SourceLocations die with their translation unit, so everything is
+/// converted to SMLocs while the unit is alive (ClangLocations.h).
+///
+/// lib/Frontend holds every file of skc that includes Clang's headers.
+///
+//===----------------------------------------------------------------------===//
+
+#include "skc/Frontend/KernelSourceParser.h"
+#include "skc/Basic/Diagnostic.h"
+
+#include "CompileCommands.h"
+#include "DiagnosticForwarding.h"
+#include "KernelDeclAction.h"
+#include "ParseSession.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace llvm;
+namespace tooling = clang::tooling;
+
+namespace skc {
+
+namespace {
+
+class KernelDeclActionFactory : public tooling::FrontendActionFactory {
+public:
+  explicit KernelDeclActionFactory(ParseSession &Session) : Session(Session) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<KernelDeclAction>(Session);
+  }
+
+private:
+  ParseSession &Session;
+};
+
+} // namespace
+
+Expected<std::shared_ptr<const tooling::CompilationDatabase>>
+loadCompilationDatabase(StringRef BuildDir) {
+  std::string Message;
+  std::unique_ptr<tooling::CompilationDatabase> DB =
+      tooling::JSONCompilationDatabase::loadFromDirectory(BuildDir, Message);
+  if (!DB)
+    return createStringError(inconvertibleErrorCode(), Message);
+  return std::shared_ptr<const tooling::CompilationDatabase>(std::move(DB));
+}
+
+Error parseKernelSources(ArrayRef<std::string> Sources,
+                         const tooling::CompilationDatabase *Database,
+                         const KernelSourceOptions &Options,
+                         DiagnosticsEngine &Diags,
+                         std::vector<KernelDecl> &Decls) {
+  Expected<IntrusiveRefCntPtr<vfs::OverlayFileSystem>> FSOrErr =
+      makeKernelFileSystem(Options);
+  if (!FSOrErr)
+    return FSOrErr.takeError();
+  IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = std::move(*FSOrErr);
+
+  // A source that cannot be read, or a command whose directory is gone
+  // (ClangTool would abort), is the environment's problem, not a
+  // diagnostic.
+  KernelCompilationDatabase Commands(Database, Options.ExtraFlags);
+  for (const std::string &Source : Sources) {
+    ErrorOr<vfs::Status> Status = FS->status(Source);
+    if (!Status)
+      return createFileError(Source, Status.getError());
+    if (Status->isDirectory())
+      return createFileError(Source,
+                             std::make_error_code(std::errc::is_a_directory));
+    SmallString<256> Absolute(Source);
+    if (std::error_code EC = FS->makeAbsolute(Absolute))
+      return createFileError(Source, EC);
+    for (const tooling::CompileCommand &C :
+         Commands.getCompileCommands(Absolute))
+      if (!FS->exists(C.Directory))
+        return createFileError(
+            C.Directory,
+            std::make_error_code(std::errc::no_such_file_or_directory),
+            "the directory of the compile command for '%s'", Source.c_str());
+  }
+
+  ParseSession Session(Diags, Decls, Options);
+  ForwardingDiagConsumer Consumer(Session);
+  KernelDeclActionFactory Factory(Session);
+  // One ClangTool per source: ClangTool::run prints "[1/N] Processing file"
+  // to stderr when it is given more than one.
+  for (const std::string &Source : Sources) {
+    tooling::ClangTool Tool(Commands, Source,
+                            std::make_shared<clang::PCHContainerOperations>(),
+                            FS);
+    Tool.setPrintErrorMessage(false);
+    Tool.appendArgumentsAdjuster(
+        [&Options](const tooling::CommandLineArguments &Args, StringRef File) {
+          return adjustKernelCommand(Args, File, Options);
+        });
+    Tool.setDiagnosticConsumer(&Consumer);
+    // run() fails when the source has errors; they were reported.
+    (void)Tool.run(&Factory);
+  }
+  return Error::success();
+}
+
+} // namespace skc

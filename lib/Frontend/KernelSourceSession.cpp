@@ -1,0 +1,171 @@
+//===--- KernelSourceSession.cpp - Re-checking a source as it is edited ---===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "skc/Frontend/KernelSourceSession.h"
+#include "skc/Basic/Diagnostic.h"
+
+#include "CompileCommands.h"
+#include "DiagnosticForwarding.h"
+#include "KernelDeclAction.h"
+#include "ParseSession.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/PCHContainerOperations.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <optional>
+
+using namespace llvm;
+namespace tooling = clang::tooling;
+
+namespace skc {
+
+namespace {
+
+/// Keeps every function body of the preamble: kernels and their helpers
+/// may be defined in the author's headers, and the runtime's templates are
+/// instantiated in the source, so skipping bodies (clang's default for a
+/// preamble) would change what the parse finds and reports.
+class KeepBodies : public clang::PreambleCallbacks {
+public:
+  bool shouldSkipFunctionBody(clang::Decl *) override { return false; }
+};
+
+} // namespace
+
+struct KernelSourceSession::Implementation {
+  KernelSourceOptions Options;
+  std::shared_ptr<const tooling::CompilationDatabase> Database;
+  std::shared_ptr<clang::PCHContainerOperations> PCHOps =
+      std::make_shared<clang::PCHContainerOperations>();
+  /// The file system with the generated headers, made on first use.
+  IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS;
+  /// The preamble of each source, by absolute path.
+  StringMap<std::optional<clang::PrecompiledPreamble>> Preambles;
+  bool Reused = false;
+};
+
+KernelSourceSession::KernelSourceSession(
+    KernelSourceOptions Options,
+    std::shared_ptr<const tooling::CompilationDatabase> Database)
+    : Impl(std::make_unique<Implementation>()) {
+  Impl->Options = std::move(Options);
+  Impl->Database = std::move(Database);
+}
+
+KernelSourceSession::~KernelSourceSession() = default;
+
+bool KernelSourceSession::reusedPreamble() const { return Impl->Reused; }
+
+Error KernelSourceSession::parse(StringRef File, StringRef Contents,
+                                 DiagnosticsEngine &Diags,
+                                 std::vector<KernelDecl> &Decls) {
+  Implementation &I = *Impl;
+  I.Reused = false;
+  if (!I.FS) {
+    Expected<IntrusiveRefCntPtr<vfs::OverlayFileSystem>> FS =
+        makeKernelFileSystem(I.Options);
+    if (!FS)
+      return FS.takeError();
+    I.FS = std::move(*FS);
+  }
+  SmallString<256> Path(File);
+  if (std::error_code EC = I.FS->makeAbsolute(Path))
+    return createFileError(File, EC);
+
+  // The command, as parseKernelSources builds it.
+  KernelCompilationDatabase Commands(I.Database.get(), I.Options.ExtraFlags);
+  std::vector<tooling::CompileCommand> Found =
+      Commands.getCompileCommands(Path);
+  if (Found.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no compile command for '%s'", Path.c_str());
+  if (std::error_code EC =
+          I.FS->setCurrentWorkingDirectory(Found.front().Directory))
+    return createFileError(Found.front().Directory, EC);
+  tooling::CommandLineArguments Args =
+      adjustKernelCommand(Found.front().CommandLine, Path, I.Options);
+  // ClangTool's own adjustments that matter here: one input, this file.
+  if (Args.empty() || Args.back() != Path)
+    Args.push_back(Path.str().str());
+
+  ParseSession Session(Diags, Decls, I.Options);
+  ForwardingDiagConsumer Consumer(Session);
+  clang::DiagnosticOptions DiagOpts;
+  IntrusiveRefCntPtr<clang::DiagnosticsEngine> ClangDiags =
+      clang::CompilerInstance::createDiagnostics(*I.FS, DiagOpts, &Consumer,
+                                                 /*ShouldOwnClient=*/false);
+  std::vector<const char *> ArgPointers;
+  for (const std::string &A : Args)
+    ArgPointers.push_back(A.c_str());
+  clang::CreateInvocationOptions InvocationOptions;
+  InvocationOptions.Diags = ClangDiags;
+  InvocationOptions.VFS = I.FS;
+  std::shared_ptr<clang::CompilerInvocation> Invocation =
+      clang::createInvocation(ArgPointers, InvocationOptions);
+  if (!Invocation)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot make a Clang invocation for '%s'",
+                             Path.c_str());
+
+  std::unique_ptr<MemoryBuffer> Buffer =
+      MemoryBuffer::getMemBufferCopy(Contents, Path);
+  clang::PreambleBounds Bounds =
+      clang::ComputePreambleBounds(Invocation->getLangOpts(), *Buffer, 0);
+  std::optional<clang::PrecompiledPreamble> &Cached = I.Preambles[Path];
+  I.Reused = Cached && Cached->CanReuse(*Invocation, *Buffer, Bounds, *I.FS);
+  // A preamble whose parse reported errors is used once and not kept, so
+  // that the errors are reported again until they are fixed.
+  std::optional<clang::PrecompiledPreamble> Fresh;
+  if (!I.Reused) {
+    Cached.reset();
+    KeepBodies Callbacks;
+    unsigned ErrorsBefore = Diags.getNumErrors();
+    ErrorOr<clang::PrecompiledPreamble> Built =
+        clang::PrecompiledPreamble::Build(
+            *Invocation, Buffer.get(), Bounds, ClangDiags, I.FS, I.PCHOps,
+            /*StoreInMemory=*/true, /*StoragePath=*/"", Callbacks);
+    if (Built && Diags.getNumErrors() == ErrorsBefore)
+      Cached = std::move(*Built);
+    else if (Built)
+      Fresh = std::move(*Built);
+  }
+  const clang::PrecompiledPreamble *Preamble = Cached  ? &*Cached
+                                               : Fresh ? &*Fresh
+                                                       : nullptr;
+
+  // The source itself, on top of the preamble (clangd's
+  // prepareCompilerInstance).
+  IntrusiveRefCntPtr<vfs::FileSystem> VFS = I.FS;
+  if (Preamble)
+    Preamble->AddImplicitPreamble(*Invocation, VFS, Buffer.get());
+  else
+    Invocation->getPreprocessorOpts().addRemappedFile(Path, Buffer.get());
+  clang::CompilerInstance Clang(Invocation, I.PCHOps);
+  Clang.setVirtualFileSystem(VFS);
+  Clang.createDiagnostics(&Consumer, /*ShouldOwnClient=*/false);
+  Clang.createFileManager();
+  // The remapped buffer belongs to the preprocessor options now.
+  Buffer.release();
+  if (!Clang.createTarget())
+    return Error::success(); // Reported through Consumer.
+  KernelDeclAction Action(Session);
+  if (Action.BeginSourceFile(Clang, Clang.getFrontendOpts().Inputs[0])) {
+    if (Error E = Action.Execute())
+      consumeError(std::move(E)); // Errors are diagnostics, reported.
+    Action.EndSourceFile();
+  }
+  return Error::success();
+}
+
+} // namespace skc

@@ -23,7 +23,8 @@
 ///   BM_ReparseWithPreamble  KernelSourceSession re-checking the source
 ///                           after an edit in a function body, its preamble
 ///                           (the runtime's and generated headers) cached:
-///                           what an editor pays per keystroke;
+///                           what an editor pays per keystroke; with
+///                           function templates instantiated (1) or not (0);
 ///   BM_ReparseUnaryOpsWithPreamble
 ///                           the same on kernels/cpu/UnaryOps.cpp, against
 ///                           the headers the build generated.
@@ -436,14 +437,23 @@ void reparseAfterEdits(benchmark::State &State, KernelSourceOptions Options,
   }
 }
 
+/// The argument: whether function templates are instantiated (Note
+/// [Function templates left uninstantiated]).
 void BM_ReparseWithPreamble(benchmark::State &State) {
   if (skipIfNoInputs(State))
     return;
   const Inputs &In = Inputs::get();
-  reparseAfterEdits(State, In.options(), In.Source, KernelSource,
+  KernelSourceOptions Options = In.options();
+  Options.InstantiateFunctionTemplates = State.range(0) != 0;
+  reparseAfterEdits(State, std::move(Options), In.Source, KernelSource,
                     "\"Boolean alpha");
 }
-BENCHMARK(BM_ReparseWithPreamble)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReparseWithPreamble)
+    ->ArgName("instantiate")
+    ->Arg(1)
+    ->Arg(0)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 /// The same on the kernel library's largest CPU source, against the headers
 /// the build generated for it.
@@ -460,10 +470,14 @@ void BM_ReparseUnaryOpsWithPreamble(benchmark::State &State) {
   Options.RuntimeIncludeDir = SKC_RUNTIME_INCLUDE_DIR;
   Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
   Options.ExtraFlags = {"-I" SKC_BENCH_KERNELS_DIR};
+  Options.InstantiateFunctionTemplates = State.range(0) != 0;
   reparseAfterEdits(State, std::move(Options), Path,
                     (*Text)->getBuffer().str(), "\"abs_cpu");
 }
 BENCHMARK(BM_ReparseUnaryOpsWithPreamble)
+    ->ArgName("instantiate")
+    ->Arg(1)
+    ->Arg(0)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

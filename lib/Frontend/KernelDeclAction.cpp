@@ -9,6 +9,8 @@
 #include "KernelDeclExtractor.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/Utils.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,19 +23,55 @@ namespace skc {
 
 namespace {
 
-class KernelDeclConsumer : public clang::ASTConsumer {
+class KernelDeclConsumer : public clang::SemaConsumer {
 public:
   KernelDeclConsumer(ParseSession &Session, std::vector<KernelDecl> &Found)
       : Session(Session), Found(Found) {}
+
+  void InitializeSema(clang::Sema &S) override { Sema = &S; }
+  void ForgetSema() override { Sema = nullptr; }
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef) override {
+    if (Sema && !Session.Options.InstantiateFunctionTemplates)
+      dropPendingInstantiations(*Sema);
+    return true;
+  }
 
   void HandleTranslationUnit(clang::ASTContext &Ctx) override {
     extractKernelDecls(Ctx, Session, Found);
   }
 
 private:
+  /// Note [Function templates left uninstantiated].
+  static void dropPendingInstantiations(clang::Sema &S) {
+    S.PendingInstantiations.clear();
+    S.UndefinedButUsed.remove_if([](const auto &Entry) {
+      const auto *FD = dyn_cast<clang::FunctionDecl>(Entry.first);
+      return FD && FD->isTemplateInstantiation();
+    });
+  }
+
   ParseSession &Session;
   std::vector<KernelDecl> &Found;
+  clang::Sema *Sema = nullptr;
 };
+
+// Note [Function templates left uninstantiated]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Most of the time Clang spends on a kernel source after its preamble is
+// instantiating the function templates the kernels call (cpu_kernel_vec,
+// the Highway loops, dispatchDtypes), at the end of the translation unit
+// (docs/performance.md has the figures). skc's own checks read the
+// kernels' bodies, not those instantiations. So with KernelSourceOptions::
+// InstantiateFunctionTemplates off (an editor's check as the author
+// types), the pending instantiations the source adds are dropped as each
+// top-level declaration ends, and so are the "used but not defined" errors
+// that dropping them would cause. What is lost: errors inside those
+// instantiations, helpers that are function templates (their bodies are not
+// followed for outputs or data reads), and dispatches reached only through
+// them (the coverage report's dtypes). Templates whose return type is
+// deduced, generic lambdas among them, are still instantiated where they
+// are used: Clang needs their type.
 
 } // namespace
 

@@ -118,6 +118,10 @@ Error KernelSourceSession::parse(StringRef File, StringRef Contents,
                              "cannot make a Clang invocation for '%s'",
                              Path.c_str());
 
+  // What the preamble's headers instantiate is instantiated once, when
+  // the preamble is built, not at the end of every parse.
+  Invocation->getLangOpts().PCHInstantiateTemplates = true;
+
   std::unique_ptr<MemoryBuffer> Buffer =
       MemoryBuffer::getMemBufferCopy(Contents, Path);
   clang::PreambleBounds Bounds =

@@ -68,6 +68,13 @@ struct KernelSourceOptions {
   /// When non-null, receives every file the sources include, less system
   /// headers and the generated ones: what a depfile names.
   std::set<std::string> *Dependencies = nullptr;
+  /// Whether the function templates a source uses are instantiated, as a
+  /// compiler does. Off, a check is several times faster and misses what
+  /// only those instantiations show (errors inside them, template helpers'
+  /// bodies): for an editor's check as the author types, with the full
+  /// check on save or in the build. Note [Function templates left
+  /// uninstantiated] in lib/Frontend/KernelDeclAction.cpp.
+  bool InstantiateFunctionTemplates = true;
 };
 
 /// Parses \p Sources and appends what it finds to \p Decls, source by

@@ -904,3 +904,46 @@ SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
   ASSERT_EQ(Read->Path.size(), 1u);
   EXPECT_EQ(Read->Path[0].Function, "helper");
 }
+
+TEST_F(KernelSourceParserTest, Session_WithoutInstantiations_FindsTheSameKernels) {
+  // clang-format off
+  std::string Text = R"cpp(#include "NativeFunctions.h"
+namespace sk {
+template <typename T> void fill(T Value) { Value.missing(); }
+SK_META_FUNC(add, Tensor)(const Tensor &self, const Tensor &other,
+                          const Scalar &alpha) {
+  build_borrowing_binary_op(maybe_get_output(), self, other);
+}
+SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
+                      const Scalar &alpha, const Tensor &out) {
+  fill(1);
+}
+} // namespace sk
+)cpp";
+  // clang-format on
+  std::string Path = writeFile("lazy.cpp", Text);
+  // Instantiated: the error inside fill<int>.
+  KernelSourceSession Full(Options);
+  std::vector<KernelDecl> Instantiated;
+  ASSERT_FALSE(bool(Full.parse(Path, Text, Diags, Instantiated)));
+  EXPECT_EQ(Diags.getNumErrors(), 1u) << dump();
+  // Not instantiated: the same kernels and facts, without that error, and
+  // without "used but not defined" for what was left out.
+  Stored.Diagnostics.clear();
+  SourceMgr LazySM;
+  StoredDiagnosticConsumer LazyStored;
+  DiagnosticsEngine LazyDiags(LazySM, LazyStored);
+  KernelSourceOptions Lazy = Options;
+  Lazy.InstantiateFunctionTemplates = false;
+  KernelSourceSession Fast(Lazy);
+  std::vector<KernelDecl> Uninstantiated;
+  ASSERT_FALSE(bool(Fast.parse(Path, Text, LazyDiags, Uninstantiated)));
+  EXPECT_EQ(LazyDiags.getNumErrors(), 0u);
+  EXPECT_TRUE(LazyStored.Diagnostics.empty());
+  ASSERT_EQ(Uninstantiated.size(), Instantiated.size());
+  for (size_t I = 0; I != Instantiated.size(); ++I) {
+    EXPECT_EQ(Uninstantiated[I].Name, Instantiated[I].Name);
+    EXPECT_EQ(Uninstantiated[I].Facts.size(), Instantiated[I].Facts.size());
+    EXPECT_EQ(Uninstantiated[I].OutputsSet.All, Instantiated[I].OutputsSet.All);
+  }
+}

@@ -67,6 +67,21 @@ namespace skc {
 //  FK_PrecomputeSet  a call of a setter marked SK_SETS_PRECOMPUTED(Field)
 //                    (Note [Precomputed fields] in MetaBase.h). Detail is
 //                    the field.
+//  FK_PrecomputeSetAgain
+//                    such a call on a struct whose type says the field is
+//                    set already: the generated setter's static_assert
+//                    fails. Range is `.set_kH(...)`, for a fix-it that
+//                    removes it.
+//  FK_PrecomputeReturnUnset
+//                    a return of the precompute struct (a class derived
+//                    from the one marked SK_PRECOMPUTE_STRUCT_BASE) whose
+//                    type says field Detail is not set: the conversion to
+//                    meta()'s return type fails. Range is the returned
+//                    value.
+//
+// The last two, and FK_AssignToParam on an out argument that Clang
+// rejected, explain a Clang error that is then not forwarded (Note
+// [Diagnostics left to Sema] (d) in DiagnosticForwarding.cpp).
 //
 // Whether outputs are set on every path is not a fact of one call; the
 // CFG decides it (Note [Outputs on every path] in MetaOutputFlow.cpp).
@@ -124,9 +139,12 @@ private:
   LocationMapper &Locs;
   const BodyFactOptions &Options;
   std::vector<BodyFact> &Facts;
-  /// findDataRead's answers by definition; empty while one is being
-  /// searched, which cuts recursion.
-  DenseMap<const clang::FunctionDecl *, std::vector<BodyFact::PathStep>> Reads;
+  /// findDataRead's answers by definition and depth (a search from
+  /// deeper down stops sooner); empty while one is being searched, which
+  /// cuts recursion.
+  DenseMap<std::pair<const clang::FunctionDecl *, unsigned>,
+           std::vector<BodyFact::PathStep>>
+      Reads;
 };
 
 } // namespace
@@ -201,7 +219,7 @@ BodyFactCollector::findDataRead(const clang::FunctionDecl &Callee,
   if (const auto *Method = dyn_cast<clang::CXXMethodDecl>(Def);
       Method && Method->getParent()->isLambda())
     return {};
-  auto [It, Inserted] = Reads.try_emplace(Def);
+  auto [It, Inserted] = Reads.try_emplace({Def, Depth});
   if (!Inserted)
     return It->second;
   std::vector<BodyFact::PathStep> Path;
@@ -233,7 +251,7 @@ BodyFactCollector::findDataRead(const clang::FunctionDecl &Callee,
     Work.append(Children.rbegin(), Children.rend());
   }
   // The walk may have grown the map.
-  std::vector<BodyFact::PathStep> &Slot = Reads[Def];
+  std::vector<BodyFact::PathStep> &Slot = Reads[{Def, Depth}];
   Slot = std::move(Path);
   return Slot;
 }

@@ -74,13 +74,6 @@ void f() {
     refuse(0);
   read();
 }
-void g() {
-  if (cond())
-    refuse(0);
-  else
-    refuse(1);
-  read();
-}
 )cpp",
                              "f"),
             (std::vector<bool>{false}));

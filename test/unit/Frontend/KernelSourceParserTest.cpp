@@ -13,12 +13,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Frontend/KernelSourceParser.h"
-#include "skc/Frontend/KernelSourceSession.h"
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Config.h"
 #include "skc/Emit/Emitters.h"
+#include "skc/Frontend/KernelSourceSession.h"
 #include "skc/Parse/SchemaFile.h"
 #include "skc/Sema/OperatorModel.h"
-#include "skc/Config.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -777,7 +777,8 @@ TEST_F(KernelSourceParserTest, MissingSource_IsAnErrorNotADiagnostic) {
 }
 
 TEST_F(KernelSourceParserTest, KernelsInHeaders_ExtractedOnceAtTheirLine) {
-  std::string Header = writeFile("inline_kernel.h", R"cpp(#include "NativeFunctions.h"
+  std::string Header =
+      writeFile("inline_kernel.h", R"cpp(#include "NativeFunctions.h"
 namespace sk::native {
 inline Tensor sum_dim(const Tensor &self, int64_t) { return self; }
 }
@@ -840,8 +841,8 @@ TEST_F(KernelSourceParserTest, Session_ReusesThePreambleAcrossBodyEdits) {
   // An edit in a body, not saved: the preamble is reused, and the edit is
   // what is parsed.
   std::vector<KernelDecl> Second;
-  ASSERT_FALSE(bool(Session.parse(Path, withBody("self.data_ptr();"), Diags,
-                                  Second)));
+  ASSERT_FALSE(
+      bool(Session.parse(Path, withBody("self.data_ptr();"), Diags, Second)));
   EXPECT_TRUE(Session.reusedPreamble());
   ASSERT_EQ(Second.size(), 2u);
   EXPECT_TRUE(findFact(Second[0], BodyFact::FK_DataAccess, "data_ptr"));
@@ -850,8 +851,8 @@ TEST_F(KernelSourceParserTest, Session_ReusesThePreambleAcrossBodyEdits) {
   // An error in the edit is reported as parseKernelSources reports it.
   Stored.Diagnostics.clear();
   std::vector<KernelDecl> Third;
-  ASSERT_FALSE(bool(Session.parse(Path, withBody("undeclared();"), Diags,
-                                  Third)));
+  ASSERT_FALSE(
+      bool(Session.parse(Path, withBody("undeclared();"), Diags, Third)));
   EXPECT_TRUE(Session.reusedPreamble());
   ASSERT_EQ(Stored.Diagnostics.size(), 1u) << dump();
   EXPECT_EQ(Stored.Diagnostics[0].getID(), "err_clang");
@@ -860,8 +861,8 @@ TEST_F(KernelSourceParserTest, Session_ReusesThePreambleAcrossBodyEdits) {
   // An edit of the preamble (a new include) builds it again.
   Stored.Diagnostics.clear();
   std::vector<KernelDecl> Fourth;
-  ASSERT_FALSE(bool(Session.parse(
-      Path, "#include <vector>\n" + withBody(""), Diags, Fourth)));
+  ASSERT_FALSE(bool(Session.parse(Path, "#include <vector>\n" + withBody(""),
+                                  Diags, Fourth)));
   EXPECT_FALSE(Session.reusedPreamble());
   EXPECT_TRUE(Stored.Diagnostics.empty()) << dump();
   ASSERT_EQ(Fourth.size(), 2u);
@@ -898,14 +899,14 @@ SK_IMPL_FUNC(add_out)(const Tensor &self, const Tensor &other,
     EXPECT_EQ(Cached[I].Facts.size(), Tool[I].Facts.size());
     EXPECT_EQ(Cached[I].DeclaredParamTypes, Tool[I].DeclaredParamTypes);
   }
-  const BodyFact *Read =
-      findFact(Cached[0], BodyFact::FK_DataAccess, "item");
+  const BodyFact *Read = findFact(Cached[0], BodyFact::FK_DataAccess, "item");
   ASSERT_TRUE(Read);
   ASSERT_EQ(Read->Path.size(), 1u);
   EXPECT_EQ(Read->Path[0].Function, "helper");
 }
 
-TEST_F(KernelSourceParserTest, Session_WithoutInstantiations_FindsTheSameKernels) {
+TEST_F(KernelSourceParserTest,
+       Session_WithoutInstantiations_FindsTheSameKernels) {
   // clang-format off
   std::string Text = R"cpp(#include "NativeFunctions.h"
 namespace sk {

@@ -268,6 +268,7 @@ ForwardingDiagConsumer::convert(clang::DiagnosticsEngine::Level Level,
   if (Info.getLocation().isValid()) {
     H.FileLoc = SM.getFileLoc(Info.getLocation());
     H.InGeneratedHeader = Session.isGeneratedHeader(H.FileLoc, SM);
+    H.InHeader = SM.getFileID(H.FileLoc) != SM.getMainFileID();
   }
   for (const CharSourceRange &R : Info.getRanges())
     H.Ranges.push_back(Locs.toSMRange(R, SM, *LangOpts));
@@ -302,6 +303,12 @@ void ForwardingDiagConsumer::emit(HeldGroup &G) {
       Primary.InGeneratedHeader = false;
     }
   }
+  // A header that several sources include has its diagnostics once.
+  if (Primary.InHeader &&
+      !Session.ReportedInHeaders.insert({Primary.Loc.getPointer(),
+                                         Primary.Message})
+           .second)
+    return;
   emit(Primary);
   for (const HeldDiagnostic &Note : drop_begin(G.Diagnostics))
     if (!Note.InGeneratedHeader)

@@ -39,6 +39,9 @@ struct HeldDiagnostic {
   unsigned ClangID = 0;
   clang::SourceLocation FileLoc;
   bool InGeneratedHeader = false;
+  /// In a header (not the source being parsed), which other sources may
+  /// include too.
+  bool InHeader = false;
 };
 
 /// Forwards Clang's diagnostics to skc's DiagnosticsEngine, less the ones

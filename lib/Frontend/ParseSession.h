@@ -75,6 +75,9 @@ struct ParseSession {
   llvm::DenseSet<clang::SourceLocation> ExplainedDefs;
   /// The other Clang errors Sema explains, by file location.
   std::set<std::pair<Explanation, clang::SourceLocation>> Explained;
+  /// The Clang diagnostics reported in headers, by place and message,
+  /// across translation units.
+  std::set<std::pair<const char *, std::string>> ReportedInHeaders;
 
   void beginTranslationUnit() {
     Locs.beginTranslationUnit();

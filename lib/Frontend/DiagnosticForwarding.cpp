@@ -37,7 +37,8 @@ namespace skc {
 // with Clang's ranges and fix-its; but never in a generated header, which
 // the author cannot edit: an error there moves to the first of its notes
 // at the author's code (the line whose instantiation led there), and notes
-// there are left out. Diagnostics are held until the end of the
+// there are left out. One in a header that several sources include is
+// reported for the first of them. Diagnostics are held until the end of the
 // translation unit, when its kernels are known. Some are not forwarded,
 // because skc says the same in schema terms:
 //

@@ -40,8 +40,11 @@ public:
 
   /// Parses \p File, whose text is \p Contents (an editor's buffer, which
   /// need not be saved), and appends its kernels to \p Decls in source
-  /// order and its diagnostics to \p Diags, exactly as parseKernelSources
-  /// would. Builds the file's preamble, or reuses the one built before.
+  /// order and its diagnostics to \p Diags, as parseKernelSources would.
+  /// Builds the file's preamble, or reuses the one built before. Clang's
+  /// diagnostics in the preamble's headers come with the parse that builds
+  /// it; a preamble with errors is not kept, so they come back until fixed,
+  /// and its warnings are not repeated.
   llvm::Error parse(llvm::StringRef File, llvm::StringRef Contents,
                     DiagnosticsEngine &Diags, std::vector<KernelDecl> &Decls);
 

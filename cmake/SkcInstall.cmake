@@ -32,10 +32,14 @@ foreach(lib Basic Parse Frontend Sema Emit)
 endforeach()
 # The installed skc finds libLLVM and libclang-cpp where it was linked
 # against them.
-set_target_properties(skc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+set_target_properties(skc skc-lsp PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 
 install(TARGETS skc EXPORT skcTargets
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# The language server beside skc, and the diagnostics reference its
+# diagnostics link to (<prefix>/share/doc/skc/diagnostics.md).
+install(TARGETS skc-lsp RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(FILES docs/diagnostics.md DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 install(TARGETS skc_schema skc_runtime skc_runtime_testing EXPORT skcTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"

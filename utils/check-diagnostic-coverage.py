@@ -34,6 +34,7 @@ EXEMPT = {
 
 CATALOGUE = os.path.join("include", "skc", "Basic", "DiagnosticKinds.def")
 TESTS = os.path.join("test", "lit")
+DOCS = os.path.join("docs", "diagnostics.md")
 
 DIAG_RE = re.compile(r"^DIAG\(\s*(\w+)\s*,")
 # `# CHECK-NEXT: ...`, `CHECK: ...`, `// E3-SAME: ...`; the directive must
@@ -103,6 +104,17 @@ def main(argv):
               % (len(unknown), CATALOGUE))
         for diag_id in unknown:
             print("  %s (%s)" % (diag_id, found[diag_id]))
+    # Every ID has an entry in the user documentation that links can point
+    # at (skc-lsp's codeDescription): <a id="ID"></a>.
+    with open(os.path.join(root, DOCS), encoding="utf-8") as f:
+        anchors = set(re.findall(r'<a id="(\w+)"></a>', f.read()))
+    undocumented = [i for i in catalogue if i not in anchors]
+    if undocumented:
+        status = 1
+        print("error: %d diagnostic ID(s) have no <a id=...> entry in %s:"
+              % (len(undocumented), DOCS))
+        for diag_id in undocumented:
+            print("  " + diag_id)
     stale = sorted(i for i in EXEMPT if i not in catalogue or i in found)
     if stale:
         status = 1
@@ -110,7 +122,8 @@ def main(argv):
               ", ".join(stale))
     if status == 0:
         print("all %d diagnostic IDs of %s are expected by a test "
-              "(%d exempt)" % (len(catalogue), CATALOGUE, len(EXEMPT)))
+              "(%d exempt) and documented in %s"
+              % (len(catalogue), CATALOGUE, len(EXEMPT), DOCS))
     return status
 
 

@@ -32,10 +32,16 @@ namespace skc {
 /// kernel sources are checked.
 static constexpr const char *GeneratedIncludeDir = "/skc-generated";
 
-/// Reads \p Path into \p SM and returns its buffer ID.
-static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path) {
+/// Reads \p Path (from \p FS when it is given and Path is not "-") into
+/// \p SM and returns its buffer ID.
+static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path,
+                                  vfs::FileSystem *FS) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+      FS && Path != "-"
+          ? FS->getBufferForFile(Path, /*FileSize=*/-1,
+                                 /*RequiresNullTerminator=*/true,
+                                 /*IsVolatile=*/false, /*IsText=*/true)
+          : MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
   if (!Buffer)
     return createStringError(Buffer.getError(), "cannot read '%s': %s",
                              Path.str().c_str(),
@@ -96,20 +102,20 @@ static Error checkKernelSources(const Invocation &Inv,
 
 Expected<Analysis> analyze(const Invocation &Inv, DiagnosticsEngine &Diags) {
   SourceMgr &SM = Diags.getSourceMgr();
-  Expected<unsigned> SchemaBuffer = addFile(SM, Inv.SchemaPath);
+  Expected<unsigned> SchemaBuffer = addFile(SM, Inv.SchemaPath, Inv.FileSystem.get());
   if (!SchemaBuffer)
     return SchemaBuffer.takeError();
 
   std::optional<TagsFile> Tags;
   if (std::string Path = Inv.findTagsFile(); !Path.empty()) {
-    Expected<unsigned> TagsBuffer = addFile(SM, Path);
+    Expected<unsigned> TagsBuffer = addFile(SM, Path, Inv.FileSystem.get());
     if (!TagsBuffer)
       return TagsBuffer.takeError();
     Tags = parseTagsFile(*TagsBuffer, Diags);
   }
   DispatchKeyCatalogue Keys;
   if (!Inv.DispatchKeysPath.empty()) {
-    Expected<unsigned> KeysBuffer = addFile(SM, Inv.DispatchKeysPath);
+    Expected<unsigned> KeysBuffer = addFile(SM, Inv.DispatchKeysPath, Inv.FileSystem.get());
     if (!KeysBuffer)
       return KeysBuffer.takeError();
     Keys.addKeys(parseDispatchKeysFile(*KeysBuffer, Diags), Diags);

@@ -15,7 +15,8 @@ config.test_exec_root = os.path.join(config.skc_obj_root, "test", "lit")
 
 # Tools: our skc first, then LLVM's FileCheck, not, split-file, count.
 path = os.path.pathsep.join(
-    [config.skc_tools_dir, config.llvm_tools_dir, config.environment["PATH"]])
+    [config.skc_tools_dir, config.skc_lsp_tools_dir, config.llvm_tools_dir,
+     config.environment["PATH"]])
 config.environment["PATH"] = path
 
 config.substitutions.append(("%pytorch_yaml", config.pytorch_yaml_dir))

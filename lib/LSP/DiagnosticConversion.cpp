@@ -1,0 +1,109 @@
+//===--- DiagnosticConversion.cpp - Diagnostics in LSP terms --------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DiagnosticConversion.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+
+namespace skc {
+
+/// The number of UTF-16 code units of the UTF-8 text \p Text: a code point
+/// of four bytes is two units, any other one.
+static int64_t countUTF16(StringRef Text) {
+  int64_t Units = 0;
+  for (unsigned char C : Text) {
+    if ((C & 0xC0) == 0x80)
+      continue; // A continuation byte.
+    Units += C >= 0xF0 ? 2 : 1;
+  }
+  return Units;
+}
+
+lsp::Position toLSPPosition(const SourceMgr &SM, SMLoc Loc) {
+  lsp::Position P;
+  unsigned ID = Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0;
+  if (!ID)
+    return P;
+  auto [Line, Column] = SM.getLineAndColumn(Loc, ID);
+  P.line = static_cast<int>(Line) - 1;
+  StringRef Before(Loc.getPointer() - (Column - 1), Column - 1);
+  P.character = static_cast<int>(countUTF16(Before));
+  return P;
+}
+
+static lsp::Range toLSPRange(const SourceMgr &SM, SMLoc Loc, SMRange R) {
+  lsp::Range Range;
+  if (R.isValid() && R.Start.getPointer() <= Loc.getPointer() &&
+      Loc.getPointer() <= R.End.getPointer()) {
+    Range.start = toLSPPosition(SM, R.Start);
+    Range.end = toLSPPosition(SM, R.End);
+  } else {
+    Range.start = Range.end = toLSPPosition(SM, Loc);
+  }
+  return Range;
+}
+
+/// The file of \p Loc, as its buffer is named ("" for none).
+static StringRef getFile(const SourceMgr &SM, SMLoc Loc) {
+  unsigned ID = Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0;
+  return ID ? SM.getMemoryBuffer(ID)->getBufferIdentifier() : "";
+}
+
+StringMap<std::vector<json::Value>>
+toLSPDiagnostics(const SourceMgr &SM, ArrayRef<Diagnostic> Diagnostics,
+                 StringRef DocsURL) {
+  StringMap<std::vector<json::Value>> ByFile;
+  for (size_t I = 0; I != Diagnostics.size();) {
+    const Diagnostic &D = Diagnostics[I++];
+    json::Array Related;
+    for (; I != Diagnostics.size() &&
+           Diagnostics[I].Severity == DiagSeverity::Note;
+         ++I) {
+      const Diagnostic &Note = Diagnostics[I];
+      StringRef File = getFile(SM, Note.Loc);
+      if (File.empty())
+        continue;
+      Expected<lsp::URIForFile> URI = lsp::URIForFile::fromFile(File);
+      if (!URI) {
+        consumeError(URI.takeError());
+        continue;
+      }
+      Related.push_back(json::Object{
+          {"location",
+           json::Object{{"uri", URI->uri()},
+                        {"range", json::Value(toLSPRange(
+                                      SM, Note.Loc,
+                                      Note.Ranges.empty() ? SMRange()
+                                                          : Note.Ranges[0]))}}},
+          {"message", Note.Message}});
+    }
+    StringRef File = getFile(SM, D.Loc);
+    lsp::DiagnosticSeverity Severity =
+        D.Severity == DiagSeverity::Error ? lsp::DiagnosticSeverity::Error
+        : D.Severity == DiagSeverity::Warning
+            ? lsp::DiagnosticSeverity::Warning
+            : lsp::DiagnosticSeverity::Information;
+    json::Object Out{
+        {"range", json::Value(toLSPRange(
+                      SM, D.Loc, D.Ranges.empty() ? SMRange() : D.Ranges[0]))},
+        {"severity", static_cast<int>(Severity)},
+        {"source", "skc"},
+        {"code", D.getID()},
+        {"message", D.Message}};
+    if (!DocsURL.empty())
+      Out["codeDescription"] =
+          json::Object{{"href", (DocsURL + "#" + D.getID()).str()}};
+    if (!Related.empty())
+      Out["relatedInformation"] = std::move(Related);
+    ByFile[File].push_back(std::move(Out));
+  }
+  return ByFile;
+}
+
+} // namespace skc

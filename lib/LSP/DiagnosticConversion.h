@@ -1,0 +1,41 @@
+//===--- DiagnosticConversion.h - Diagnostics in LSP terms ------*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_LIB_LSP_DIAGNOSTICCONVERSION_H
+#define SKC_LIB_LSP_DIAGNOSTICCONVERSION_H
+
+#include "skc/Basic/Diagnostic.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Protocol.h"
+
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace skc {
+
+/// The LSP position of \p Loc: a 0-based line, and a column counted in
+/// UTF-16 code units, as LSP 3.17 counts by default.
+llvm::lsp::Position toLSPPosition(const llvm::SourceMgr &SM, llvm::SMLoc Loc);
+
+/// The diagnostics of \p Diagnostics (in the order reported, each error or
+/// warning followed by its notes) as LSP publishes them, by the file they
+/// are in: each with its range, severity, skc's ID as its `code`, a
+/// `codeDescription` linking to the ID's entry in docs/diagnostics.md at
+/// \p DocsURL (none when empty), and its notes as relatedInformation.
+llvm::StringMap<std::vector<llvm::json::Value>>
+toLSPDiagnostics(const llvm::SourceMgr &SM,
+                 llvm::ArrayRef<Diagnostic> Diagnostics,
+                 llvm::StringRef DocsURL);
+
+} // namespace skc
+
+#endif // SKC_LIB_LSP_DIAGNOSTICCONVERSION_H

@@ -1,0 +1,215 @@
+//===--- Server.cpp - skc's language server -------------------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "skc/LSP/Server.h"
+#include "skc/Basic/Diagnostic.h"
+#include "skc/Config.h"
+#include "skc/Driver/Pipeline.h"
+
+#include "DiagnosticConversion.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/LSP/Transport.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace llvm;
+
+namespace skc {
+
+namespace {
+
+/// A file the client has open: its text as edited, which need not be
+/// saved.
+struct Document {
+  /// The URI the client names it by.
+  std::string URI;
+  std::string Text;
+  int64_t Version = 0;
+};
+
+/// What kind of file skc checks a document as.
+enum class DocumentKind { Schema, Other };
+
+DocumentKind getDocumentKind(StringRef Path) {
+  StringRef Ext = sys::path::extension(Path);
+  if (Ext == ".yaml" || Ext == ".yml")
+    return DocumentKind::Schema;
+  return DocumentKind::Other;
+}
+
+class Server {
+public:
+  Server(const ServerOptions &Options, lsp::JSONTransport &Transport,
+         lsp::MessageHandler &Handler)
+      : Options(Options), Transport(Transport) {
+    Handler.method("initialize", this, &Server::onInitialize);
+    Handler.notification("initialized", this, &Server::onInitialized);
+    Handler.method("shutdown", this, &Server::onShutdown);
+    Handler.notification("textDocument/didOpen", this, &Server::onDidOpen);
+    Handler.notification("textDocument/didChange", this, &Server::onDidChange);
+    Handler.notification("textDocument/didClose", this, &Server::onDidClose);
+  }
+
+private:
+  void onInitialize(const lsp::InitializeParams &,
+                    lsp::Callback<json::Value> Reply);
+  void onInitialized(const lsp::InitializedParams &) {}
+  void onShutdown(const lsp::NoParams &, lsp::Callback<std::nullptr_t> Reply) {
+    Reply(nullptr);
+  }
+  void onDidOpen(const lsp::DidOpenTextDocumentParams &Params);
+  void onDidChange(const lsp::DidChangeTextDocumentParams &Params);
+  void onDidClose(const lsp::DidCloseTextDocumentParams &Params);
+
+  /// Checks the document at \p Path and publishes what was found.
+  void check(StringRef Path);
+  /// The real file system with the open documents' texts over it.
+  IntrusiveRefCntPtr<vfs::FileSystem> getFileSystem() const;
+  /// Publishes \p Diagnostics for \p Path, and clears what the last check
+  /// of \p Origin published for files it no longer reports on.
+  void publish(StringRef Origin,
+               StringMap<std::vector<json::Value>> Diagnostics);
+
+  const ServerOptions &Options;
+  lsp::JSONTransport &Transport;
+  StringMap<Document> Documents;
+  /// The files each document's last check published diagnostics for.
+  StringMap<StringSet<>> PublishedFor;
+};
+
+} // namespace
+
+void Server::onInitialize(const lsp::InitializeParams &,
+                          lsp::Callback<json::Value> Reply) {
+  json::Object Capabilities{
+      {"textDocumentSync",
+       json::Object{{"openClose", true},
+                    // Incremental: the client sends what changed.
+                    {"change", 2}}},
+      {"positionEncoding", "utf-16"}};
+  Reply(json::Object{{"capabilities", std::move(Capabilities)},
+                     {"serverInfo", json::Object{{"name", "skc-lsp"},
+                                                 {"version", SKC_VERSION}}}});
+}
+
+void Server::onDidOpen(const lsp::DidOpenTextDocumentParams &Params) {
+  Document &D = Documents[Params.textDocument.uri.file()];
+  D.URI = Params.textDocument.uri.uri().str();
+  D.Text = Params.textDocument.text;
+  D.Version = Params.textDocument.version;
+  check(Params.textDocument.uri.file());
+}
+
+void Server::onDidChange(const lsp::DidChangeTextDocumentParams &Params) {
+  auto It = Documents.find(Params.textDocument.uri.file());
+  if (It == Documents.end()) {
+    lsp::Logger::error("a change to '{0}', which is not open",
+                       Params.textDocument.uri.file());
+    return;
+  }
+  if (failed(lsp::TextDocumentContentChangeEvent::applyTo(Params.contentChanges,
+                                                          It->second.Text))) {
+    lsp::Logger::error("a change to '{0}' that does not fit its text",
+                       Params.textDocument.uri.file());
+    return;
+  }
+  It->second.Version = Params.textDocument.version;
+  check(It->first());
+}
+
+void Server::onDidClose(const lsp::DidCloseTextDocumentParams &Params) {
+  StringRef Path = Params.textDocument.uri.file();
+  Documents.erase(Path);
+  publish(Path, {});
+}
+
+IntrusiveRefCntPtr<vfs::FileSystem> Server::getFileSystem() const {
+  auto Open = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
+  for (const auto &Entry : Documents)
+    Open->addFile(
+        Entry.first(), /*ModificationTime=*/0,
+        MemoryBuffer::getMemBufferCopy(Entry.second.Text, Entry.first()));
+  auto FS =
+      makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+  FS->pushOverlay(Open);
+  return FS;
+}
+
+void Server::check(StringRef Path) {
+  if (getDocumentKind(Path) != DocumentKind::Schema) {
+    publish(Path, {});
+    return;
+  }
+  // The schema on its own (and the tags.yaml beside it), as
+  // `skc --schema FILE` checks it.
+  Invocation Inv;
+  Inv.SchemaPath = Path.str();
+  Inv.FileSystem = getFileSystem();
+  SourceMgr SM;
+  StoredDiagnosticConsumer Stored;
+  DiagnosticsEngine Diags(SM, Stored);
+  Expected<Analysis> A = analyze(Inv, Diags);
+  if (!A) {
+    lsp::Logger::error("cannot check '{0}': {1}", Path,
+                       toString(A.takeError()));
+    return;
+  }
+  StringMap<std::vector<json::Value>> ByFile =
+      toLSPDiagnostics(SM, Stored.Diagnostics, Options.DiagnosticsDocURL);
+  // A diagnostic without a file (none today) is shown on the schema.
+  if (auto It = ByFile.find(""); It != ByFile.end()) {
+    std::vector<json::Value> &Here = ByFile[Path];
+    for (json::Value &V : It->second)
+      Here.push_back(std::move(V));
+    ByFile.erase("");
+  }
+  ByFile.try_emplace(Path);
+  publish(Path, std::move(ByFile));
+}
+
+void Server::publish(StringRef Origin,
+                     StringMap<std::vector<json::Value>> Diagnostics) {
+  StringSet<> &Before = PublishedFor[Origin];
+  for (const auto &Entry : Before)
+    Diagnostics.try_emplace(Entry.getKey());
+  Before.clear();
+  for (auto &Entry : Diagnostics) {
+    // An open document by the client's URI, any other file by its path.
+    auto Doc = Documents.find(Entry.first());
+    std::string URI;
+    if (Doc != Documents.end()) {
+      URI = Doc->second.URI;
+    } else if (Expected<lsp::URIForFile> FileURI =
+                   lsp::URIForFile::fromFile(Entry.first())) {
+      URI = FileURI->uri().str();
+    } else {
+      lsp::Logger::error("cannot name '{0}' as a URI: {1}", Entry.first(),
+                         toString(FileURI.takeError()));
+      continue;
+    }
+    json::Object Params{{"uri", URI},
+                        {"diagnostics", json::Array(std::move(Entry.second))}};
+    if (Doc != Documents.end())
+      Params["version"] = Doc->second.Version;
+    if (!Params.getArray("diagnostics")->empty())
+      Before.insert(Entry.first());
+    Transport.notify("textDocument/publishDiagnostics", std::move(Params));
+  }
+}
+
+Error runServer(const ServerOptions &Options, lsp::JSONTransport &Transport) {
+  lsp::MessageHandler Handler(Transport);
+  Server S(Options, Transport, Handler);
+  return Transport.run(Handler);
+}
+
+} // namespace skc

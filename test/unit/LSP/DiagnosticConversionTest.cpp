@@ -1,0 +1,75 @@
+//===--- DiagnosticConversionTest.cpp - Tests of diagnostics in LSP terms -===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LSP/DiagnosticConversion.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace skc;
+
+namespace {
+
+TEST(DiagnosticConversionTest, ColumnsAreUTF16CodeUnits) {
+  SourceMgr SM;
+  // "é" is two bytes and one UTF-16 unit; "😀" four bytes and two units.
+  const char Text[] = "ab\n# \xC3\xA9 \xF0\x9F\x98\x80 x\n";
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, "/t.yaml"), SMLoc());
+  const char *Start = SM.getMemoryBuffer(ID)->getBufferStart();
+  lsp::Position B = toLSPPosition(SM, SMLoc::getFromPointer(Start + 1));
+  EXPECT_EQ(B.line, 0);
+  EXPECT_EQ(B.character, 1);
+  // The `x`: after "# é 😀 " (2 + 1 + 1 + 2 + 1 units).
+  const char *X = std::strchr(Start, 'x');
+  lsp::Position P = toLSPPosition(SM, SMLoc::getFromPointer(X));
+  EXPECT_EQ(P.line, 1);
+  EXPECT_EQ(P.character, 7);
+}
+
+TEST(DiagnosticConversionTest, NotesBecomeRelatedInformationByFile) {
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy("one\ntwo\n", "/ops.yaml"), SMLoc());
+  const char *Start = SM.getMemoryBuffer(ID)->getBufferStart();
+  Diagnostic Error;
+  Error.Kind = diag::err_duplicate_operator;
+  Error.Severity = DiagSeverity::Error;
+  Error.Loc = SMLoc::getFromPointer(Start + 4);
+  Error.Ranges.push_back(SMRange(Error.Loc, SMLoc::getFromPointer(Start + 7)));
+  Error.Message = "redefinition of operator 'two'";
+  Diagnostic Note;
+  Note.Kind = diag::note_previous_definition;
+  Note.Severity = DiagSeverity::Note;
+  Note.Loc = SMLoc::getFromPointer(Start);
+  Note.Message = "previous definition is here";
+  StringMap<std::vector<json::Value>> ByFile =
+      toLSPDiagnostics(SM, {Error, Note}, "https://docs/d.md");
+  ASSERT_EQ(ByFile.size(), 1u);
+  ASSERT_EQ(ByFile["/ops.yaml"].size(), 1u);
+  const json::Object &D = *ByFile["/ops.yaml"][0].getAsObject();
+  EXPECT_EQ(D.getString("code"), "err_duplicate_operator");
+  EXPECT_EQ(D.getObject("codeDescription")->getString("href"),
+            "https://docs/d.md#err_duplicate_operator");
+  EXPECT_EQ(D.getInteger("severity"), 1);
+  const json::Object &Range = *D.getObject("range");
+  EXPECT_EQ(Range.getObject("start")->getInteger("line"), 1);
+  EXPECT_EQ(Range.getObject("end")->getInteger("character"), 3);
+  const json::Array &Related = *D.getArray("relatedInformation");
+  ASSERT_EQ(Related.size(), 1u);
+  EXPECT_EQ(Related[0].getAsObject()->getString("message"),
+            "previous definition is here");
+  // No documentation URL: no link.
+  StringMap<std::vector<json::Value>> Plain =
+      toLSPDiagnostics(SM, {Error, Note}, "");
+  EXPECT_EQ(Plain["/ops.yaml"][0].getAsObject()->get("codeDescription"),
+            nullptr);
+}
+
+} // namespace

@@ -1,0 +1,98 @@
+//===--- skc-lsp.cpp - skc's language server ------------------------------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// skc-lsp speaks LSP 3.17 over stdin and stdout; an editor starts it. With
+/// -lit-test it reads messages separated by `// -----` lines and writes
+/// readable JSON, for tests (as LLVM's language servers do).
+///
+//===----------------------------------------------------------------------===//
+
+#include "skc/Config.h"
+#include "skc/LSP/Server.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/LSP/Transport.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+
+using namespace llvm;
+
+static cl::OptionCategory Category("skc-lsp options");
+
+static cl::opt<bool> LitTest(
+    "lit-test",
+    cl::desc("Read messages separated by '// -----' lines and write readable "
+             "JSON (for lit tests)"),
+    cl::cat(Category));
+
+static cl::opt<lsp::Logger::Level> LogLevel(
+    "log", cl::desc("How much to log to stderr"),
+    cl::values(clEnumValN(lsp::Logger::Level::Error, "error", "errors"),
+               clEnumValN(lsp::Logger::Level::Info, "info", "what happens"),
+               clEnumValN(lsp::Logger::Level::Debug, "verbose",
+                          "every message")),
+    cl::init(lsp::Logger::Level::Info), cl::cat(Category));
+
+static cl::opt<std::string> DocsURL(
+    "docs-url",
+    cl::desc("docs/diagnostics.md as a URL, for each diagnostic's link to "
+             "its entry; default: the installed skc's, else the source "
+             "tree's; 'none' for no links"),
+    cl::value_desc("url"), cl::cat(Category));
+
+/// The diagnostics reference: <prefix>/share/doc/skc/diagnostics.md beside
+/// an installed skc-lsp, else the source tree's.
+static std::string findDiagnosticsDoc(const char *Argv0) {
+  if (DocsURL.getNumOccurrences())
+    return DocsURL == "none" ? std::string() : std::string(DocsURL);
+  std::string Exe = sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findDiagnosticsDoc));
+  SmallString<256> Path(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Path, "share", "doc", "skc", "diagnostics.md");
+  if (Exe.empty() || !sys::fs::exists(Path))
+    Path = SKC_DOCS_DIR "/diagnostics.md";
+  Expected<lsp::URIForFile> URI = lsp::URIForFile::fromFile(Path);
+  if (!URI) {
+    consumeError(URI.takeError());
+    return "";
+  }
+  return URI->uri().str();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(
+      [](raw_ostream &OS) { OS << "skc-lsp " << SKC_VERSION << "\n"; });
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "skc-lsp: skc's diagnostics in an editor, over the Language Server "
+      "Protocol (stdin and stdout)\n");
+  lsp::Logger::setLogLevel(LogLevel);
+
+  // Tests name their documents test:///file.
+  if (LitTest)
+    lsp::URIForFile::registerSupportedScheme("test");
+  skc::ServerOptions Options;
+  Options.DiagnosticsDocURL = findDiagnosticsDoc(argv[0]);
+  lsp::JSONTransport Transport(stdin, outs(),
+                               LitTest ? lsp::JSONStreamStyle::Delimited
+                                       : lsp::JSONStreamStyle::Standard,
+                               /*PrettyOutput=*/LitTest);
+  if (Error E = skc::runServer(Options, Transport)) {
+    lsp::Logger::error("{0}", toString(std::move(E)));
+    return 1;
+  }
+  return 0;
+}

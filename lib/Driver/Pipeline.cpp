@@ -88,6 +88,7 @@ static Error checkKernelSources(const Invocation &Inv,
   Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
   Options.CUDAPath = Inv.CUDAPath;
   Options.Dependencies = &A.Dependencies;
+  Options.FileSystem = Inv.FileSystem;
 
   if (Error E = parseKernelSources(Inv.Sources, Database.get(), Options, Diags,
                                    A.Decls))

@@ -144,7 +144,10 @@ makeKernelFileSystem(const KernelSourceOptions &Options) {
                        MemoryBuffer::getMemBuffer(F.Contents, Path));
   }
   auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
-      IntrusiveRefCntPtr<vfs::FileSystem>(vfs::createPhysicalFileSystem()));
+      Options.FileSystem
+          ? Options.FileSystem
+          : IntrusiveRefCntPtr<vfs::FileSystem>(
+                vfs::createPhysicalFileSystem()));
   FS->pushOverlay(Generated);
   return FS;
 }

@@ -42,8 +42,9 @@ private:
   std::shared_ptr<clang::DependencyCollector> Dependencies;
 };
 
-/// The file system kernel sources are parsed in: the real one, with the
-/// generated headers of \p Options in memory over it. It has its own
+/// The file system kernel sources are parsed in: Options.FileSystem (else
+/// the real one), with the generated headers of \p Options in memory over
+/// it. It has its own
 /// working directory: ClangTool changes it to each command's directory,
 /// and must not change the process's.
 llvm::Expected<llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem>>

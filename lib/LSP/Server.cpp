@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/LSP/Transport.h"
@@ -37,12 +38,14 @@ struct Document {
 };
 
 /// What kind of file skc checks a document as.
-enum class DocumentKind { Schema, Other };
+enum class DocumentKind { Schema, KernelSource, Other };
 
 DocumentKind getDocumentKind(StringRef Path) {
   StringRef Ext = sys::path::extension(Path);
   if (Ext == ".yaml" || Ext == ".yml")
     return DocumentKind::Schema;
+  if (Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".cu")
+    return DocumentKind::KernelSource;
   return DocumentKind::Other;
 }
 
@@ -70,7 +73,9 @@ private:
   void onDidChange(const lsp::DidChangeTextDocumentParams &Params);
   void onDidClose(const lsp::DidCloseTextDocumentParams &Params);
 
-  /// Checks the document at \p Path and publishes what was found.
+  /// Checks the document at \p Path and publishes what was found; after
+  /// the server's schema, every open kernel source too.
+  void checkAll(StringRef Path);
   void check(StringRef Path);
   /// The real file system with the open documents' texts over it.
   IntrusiveRefCntPtr<vfs::FileSystem> getFileSystem() const;
@@ -106,7 +111,7 @@ void Server::onDidOpen(const lsp::DidOpenTextDocumentParams &Params) {
   D.URI = Params.textDocument.uri.uri().str();
   D.Text = Params.textDocument.text;
   D.Version = Params.textDocument.version;
-  check(Params.textDocument.uri.file());
+  checkAll(Params.textDocument.uri.file());
 }
 
 void Server::onDidChange(const lsp::DidChangeTextDocumentParams &Params) {
@@ -123,7 +128,7 @@ void Server::onDidChange(const lsp::DidChangeTextDocumentParams &Params) {
     return;
   }
   It->second.Version = Params.textDocument.version;
-  check(It->first());
+  checkAll(It->first());
 }
 
 void Server::onDidClose(const lsp::DidCloseTextDocumentParams &Params) {
@@ -144,16 +149,38 @@ IntrusiveRefCntPtr<vfs::FileSystem> Server::getFileSystem() const {
   return FS;
 }
 
+void Server::checkAll(StringRef Path) {
+  check(Path);
+  if (Options.SchemaPath.empty() || !sys::fs::equivalent(Path, Options.SchemaPath))
+    return;
+  for (const auto &Entry : Documents)
+    if (getDocumentKind(Entry.first()) == DocumentKind::KernelSource)
+      check(Entry.first());
+}
+
 void Server::check(StringRef Path) {
-  if (getDocumentKind(Path) != DocumentKind::Schema) {
+  DocumentKind Kind = getDocumentKind(Path);
+  if (Kind == DocumentKind::Other ||
+      (Kind == DocumentKind::KernelSource && Options.SchemaPath.empty())) {
     publish(Path, {});
     return;
   }
-  // The schema on its own (and the tags.yaml beside it), as
-  // `skc --schema FILE` checks it.
+  // A schema on its own (and the tags.yaml beside it), as
+  // `skc --schema FILE` checks it; a kernel source against the server's
+  // schema, as `skc --schema S --no-missing-kernels FILE` checks it.
   Invocation Inv;
-  Inv.SchemaPath = Path.str();
   Inv.FileSystem = getFileSystem();
+  if (Kind == DocumentKind::Schema) {
+    Inv.SchemaPath = Path.str();
+  } else {
+    Inv.SchemaPath = Options.SchemaPath;
+    Inv.Sources = {Path.str()};
+    Inv.NoMissingKernels = true;
+    Inv.BuildPath = Options.BuildPath;
+    Inv.RuntimeIncludeDir = Options.RuntimeIncludeDir;
+    Inv.ExtraFlags = Options.ExtraFlags;
+    Inv.Backends = Invocation::getDefaultBackends(Inv.Sources);
+  }
   SourceMgr SM;
   StoredDiagnosticConsumer Stored;
   DiagnosticsEngine Diags(SM, Stored);
@@ -165,7 +192,15 @@ void Server::check(StringRef Path) {
   }
   StringMap<std::vector<json::Value>> ByFile =
       toLSPDiagnostics(SM, Stored.Diagnostics, Options.DiagnosticsDocURL);
-  // A diagnostic without a file (none today) is shown on the schema.
+  // Only the document's own: a source's check reports the schema's
+  // problems on the schema's own check.
+  if (Kind == DocumentKind::KernelSource)
+    for (auto It = ByFile.begin(); It != ByFile.end();)
+      if (It->first() != Path && !It->first().empty())
+        ByFile.erase(It++);
+      else
+        ++It;
+  // A diagnostic without a file (none today) is shown on the document.
   if (auto It = ByFile.find(""); It != ByFile.end()) {
     std::vector<json::Value> &Here = ByFile[Path];
     for (json::Value &V : It->second)

@@ -51,6 +51,41 @@ static cl::opt<std::string> DocsURL(
              "tree's; 'none' for no links"),
     cl::value_desc("url"), cl::cat(Category));
 
+static cl::opt<std::string> SchemaPath(
+    "schema",
+    cl::desc("The schema that kernel sources are checked against; without "
+             "it, only schema files are checked"),
+    cl::value_desc("file"), cl::cat(Category));
+
+static cl::opt<std::string> BuildPath(
+    "p", cl::desc("The build directory with compile_commands.json"),
+    cl::value_desc("dir"), cl::cat(Category));
+
+static cl::opt<std::string> RuntimeInclude(
+    "runtime-include",
+    cl::desc("The runtime's headers (the directory holding sk/Kernel.h); "
+             "default: the include/ beside an installed skc-lsp's bin/, "
+             "else the source tree's"),
+    cl::value_desc("dir"), cl::init(SKC_RUNTIME_INCLUDE_DIR),
+    cl::cat(Category));
+
+/// The runtime headers of an installation (<prefix>/include beside
+/// <prefix>/bin/skc-lsp), or the source tree's, found at configure time.
+static std::string findRuntimeInclude(const char *Argv0) {
+  if (RuntimeInclude.getNumOccurrences())
+    return RuntimeInclude;
+  std::string Exe = sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findRuntimeInclude));
+  SmallString<256> Installed(
+      sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Installed, "include");
+  SmallString<256> Probe(Installed);
+  sys::path::append(Probe, "sk", "Kernel.h");
+  if (!Exe.empty() && sys::fs::exists(Probe))
+    return std::string(Installed);
+  return RuntimeInclude;
+}
+
 /// The diagnostics reference: <prefix>/share/doc/skc/diagnostics.md beside
 /// an installed skc-lsp, else the source tree's.
 static std::string findDiagnosticsDoc(const char *Argv0) {
@@ -86,6 +121,13 @@ int main(int argc, char **argv) {
     lsp::URIForFile::registerSupportedScheme("test");
   skc::ServerOptions Options;
   Options.DiagnosticsDocURL = findDiagnosticsDoc(argv[0]);
+  if (!SchemaPath.empty()) {
+    SmallString<256> Absolute(SchemaPath);
+    sys::fs::make_absolute(Absolute);
+    Options.SchemaPath = Absolute.str().str();
+  }
+  Options.BuildPath = BuildPath;
+  Options.RuntimeIncludeDir = findRuntimeInclude(argv[0]);
   lsp::JSONTransport Transport(stdin, outs(),
                                LitTest ? lsp::JSONStreamStyle::Delimited
                                        : lsp::JSONStreamStyle::Standard,

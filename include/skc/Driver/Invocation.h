@@ -30,8 +30,9 @@ enum class OpModelFormat { None, Text, JSON };
 struct Invocation {
   /// The schema file; "-" is standard input.
   std::string SchemaPath;
-  /// Where the schema and its catalogues are read from; null for the real
-  /// file system. An editor lays its unsaved buffers over the real one.
+  /// Where the schema, its catalogues and the kernel sources are read from;
+  /// null for the real file system. An editor lays its unsaved buffers over
+  /// the real one.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem;
   /// The tags catalogue; empty for tags.yaml beside the schema, if any.
   std::string TagsPath;

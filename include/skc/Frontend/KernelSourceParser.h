@@ -25,8 +25,10 @@
 #include "skc/Parse/KernelDecl.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <memory>
 #include <set>
@@ -65,6 +67,10 @@ struct KernelSourceOptions {
   std::string ResourceDir;
   /// The CUDA toolkit, for .cu sources; empty to find it as clang does.
   std::string CUDAPath;
+  /// The file system sources and headers are read from, under the
+  /// generated headers; null for the real one. An editor lays its unsaved
+  /// buffers over the real one.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem;
   /// When non-null, receives every file the sources include, less system
   /// headers and the generated ones: what a depfile names.
   std::set<std::string> *Dependencies = nullptr;

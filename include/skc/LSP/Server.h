@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace llvm {
 namespace lsp {
@@ -30,6 +31,14 @@ struct ServerOptions {
   /// Where docs/diagnostics.md is, as a URL: each diagnostic's
   /// codeDescription links to its ID's entry there. Empty for no links.
   std::string DiagnosticsDocURL;
+  /// The schema that kernel sources (.cpp, .cu) are checked against; none:
+  /// kernel sources are not checked.
+  std::string SchemaPath;
+  /// The build directory with compile_commands.json (skc's -p), or "".
+  std::string BuildPath;
+  /// The runtime's headers, and flags for sources the build does not list.
+  std::string RuntimeIncludeDir;
+  std::vector<std::string> ExtraFlags;
 };
 
 /// Serves the client on the other end of \p Transport until it exits.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Driver/Invocation.h"
+#include "skc/Config.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -43,6 +44,17 @@ std::string Invocation::findTagsFile() const {
   sys::path::remove_filename(Beside);
   sys::path::append(Beside, "tags.yaml");
   return sys::fs::exists(Beside) ? std::string(Beside) : "";
+}
+
+std::string Invocation::getDefaultRuntimeIncludeDir(StringRef ExecutablePath) {
+  SmallString<256> Installed(
+      sys::path::parent_path(sys::path::parent_path(ExecutablePath)));
+  sys::path::append(Installed, "include");
+  SmallString<256> Probe(Installed);
+  sys::path::append(Probe, "sk", "Kernel.h");
+  if (!ExecutablePath.empty() && sys::fs::exists(Probe))
+    return std::string(Installed);
+  return SKC_RUNTIME_INCLUDE_DIR;
 }
 
 } // namespace skc

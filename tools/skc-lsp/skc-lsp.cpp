@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "skc/Config.h"
+#include "skc/Driver/Invocation.h"
 #include "skc/LSP/Server.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -57,9 +58,9 @@ static cl::opt<std::string> SchemaPath(
              "it, only schema files are checked"),
     cl::value_desc("file"), cl::cat(Category));
 
-static cl::opt<std::string> BuildPath(
-    "p", cl::desc("The build directory with compile_commands.json"),
-    cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string>
+    BuildPath("p", cl::desc("The build directory with compile_commands.json"),
+              cl::value_desc("dir"), cl::cat(Category));
 
 static cl::opt<std::string> RuntimeInclude(
     "runtime-include",
@@ -69,21 +70,13 @@ static cl::opt<std::string> RuntimeInclude(
     cl::value_desc("dir"), cl::init(SKC_RUNTIME_INCLUDE_DIR),
     cl::cat(Category));
 
-/// The runtime headers of an installation (<prefix>/include beside
-/// <prefix>/bin/skc-lsp), or the source tree's, found at configure time.
+/// --runtime-include, else the installed or the source tree's headers.
 static std::string findRuntimeInclude(const char *Argv0) {
   if (RuntimeInclude.getNumOccurrences())
     return RuntimeInclude;
-  std::string Exe = sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&findRuntimeInclude));
-  SmallString<256> Installed(
-      sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(Installed, "include");
-  SmallString<256> Probe(Installed);
-  sys::path::append(Probe, "sk", "Kernel.h");
-  if (!Exe.empty() && sys::fs::exists(Probe))
-    return std::string(Installed);
-  return RuntimeInclude;
+  return skc::Invocation::getDefaultRuntimeIncludeDir(
+      sys::fs::getMainExecutable(
+          Argv0, reinterpret_cast<void *>(&findRuntimeInclude)));
 }
 
 /// The diagnostics reference: <prefix>/share/doc/skc/diagnostics.md beside

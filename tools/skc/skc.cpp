@@ -233,20 +233,12 @@ cl::opt<std::string> RuntimeInclude(
 
 } // namespace
 
-/// The runtime headers of an installation (<prefix>/include beside
-/// <prefix>/bin/skc), or the source tree's, found at configure time.
+/// --runtime-include, else the installed or the source tree's headers.
 static std::string findRuntimeInclude(const char *Argv0) {
   if (RuntimeInclude.getNumOccurrences())
     return RuntimeInclude;
-  std::string Exe = sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&findRuntimeInclude));
-  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(Installed, "include");
-  SmallString<256> Probe(Installed);
-  sys::path::append(Probe, "sk", "Kernel.h");
-  if (!Exe.empty() && sys::fs::exists(Probe))
-    return std::string(Installed);
-  return RuntimeInclude;
+  return Invocation::getDefaultRuntimeIncludeDir(sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findRuntimeInclude)));
 }
 
 /// The invocation the options ask for, or what is wrong with them.

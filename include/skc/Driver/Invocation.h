@@ -78,6 +78,12 @@ struct Invocation {
   std::string getOutputPath(llvm::StringRef Name) const;
   /// The tags file: TagsPath, else tags.yaml beside the schema, else "".
   std::string findTagsFile() const;
+
+  /// The runtime's headers for the tool at \p ExecutablePath: the
+  /// <prefix>/include beside an installed <prefix>/bin/<tool>, else the
+  /// source tree's (SKC_RUNTIME_INCLUDE_DIR).
+  static std::string
+  getDefaultRuntimeIncludeDir(llvm::StringRef ExecutablePath);
 };
 
 } // namespace skc

@@ -55,17 +55,53 @@ static StringRef getFile(const SourceMgr &SM, SMLoc Loc) {
   return ID ? SM.getMemoryBuffer(ID)->getBufferIdentifier() : "";
 }
 
+/// A fix: the fix-its of one diagnostic (or note), as one edit of the
+/// files they touch. Its title says what it does, as clangd's do.
+static std::optional<json::Object> toFix(const SourceMgr &SM,
+                                         const Diagnostic &D) {
+  json::Array Edits;
+  for (const FixItHint &F : D.FixIts) {
+    StringRef File = getFile(SM, F.Range.Start);
+    if (File.empty())
+      continue;
+    Edits.push_back(json::Object{
+        {"file", File},
+        {"range", json::Value(toLSPRange(SM, F.Range.Start, F.Range))},
+        {"newText", F.Code}});
+  }
+  if (Edits.empty())
+    return std::nullopt;
+  std::string Title;
+  if (D.FixIts.size() == 1) {
+    const FixItHint &F = D.FixIts.front();
+    StringRef Old(F.Range.Start.getPointer(),
+                  F.Range.End.getPointer() - F.Range.Start.getPointer());
+    Title = F.Code.empty() ? ("remove '" + Old + "'").str()
+            : Old.empty()  ? "insert '" + F.Code + "'"
+                           : ("change '" + Old + "' to '" + F.Code + "'").str();
+  } else {
+    Title = "fix: " + D.Message;
+  }
+  return json::Object{{"title", Title}, {"edits", std::move(Edits)}};
+}
+
 StringMap<std::vector<json::Value>>
 toLSPDiagnostics(const SourceMgr &SM, ArrayRef<Diagnostic> Diagnostics,
                  StringRef DocsURL) {
   StringMap<std::vector<json::Value>> ByFile;
   for (size_t I = 0; I != Diagnostics.size();) {
     const Diagnostic &D = Diagnostics[I++];
+    json::Array Fixes;
+    if (std::optional<json::Object> Fix = toFix(SM, D))
+      Fixes.push_back(std::move(*Fix));
     json::Array Related;
     for (; I != Diagnostics.size() &&
            Diagnostics[I].Severity == DiagSeverity::Note;
          ++I) {
       const Diagnostic &Note = Diagnostics[I];
+      // A note's fix-its fix the diagnostic it belongs to.
+      if (std::optional<json::Object> Fix = toFix(SM, Note))
+        Fixes.push_back(std::move(*Fix));
       StringRef File = getFile(SM, Note.Loc);
       if (File.empty())
         continue;
@@ -101,6 +137,10 @@ toLSPDiagnostics(const SourceMgr &SM, ArrayRef<Diagnostic> Diagnostics,
           json::Object{{"href", (DocsURL + "#" + D.getID()).str()}};
     if (!Related.empty())
       Out["relatedInformation"] = std::move(Related);
+    // Kept by the client and handed back with a code action request
+    // (LSP 3.16's `data`).
+    if (!Fixes.empty())
+      Out["data"] = json::Object{{"fixes", std::move(Fixes)}};
     ByFile[File].push_back(std::move(Out));
   }
   return ByFile;

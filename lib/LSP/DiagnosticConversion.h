@@ -30,7 +30,9 @@ llvm::lsp::Position toLSPPosition(const llvm::SourceMgr &SM, llvm::SMLoc Loc);
 /// warning followed by its notes) as LSP publishes them, by the file they
 /// are in: each with its range, severity, skc's ID as its `code`, a
 /// `codeDescription` linking to the ID's entry in docs/diagnostics.md at
-/// \p DocsURL (none when empty), and its notes as relatedInformation.
+/// \p DocsURL (none when empty), its notes as relatedInformation, and its
+/// fix-its and its notes' as `data.fixes`: [{title, edits: [{file, range,
+/// newText}]}], which the client hands back when it asks for code actions.
 llvm::StringMap<std::vector<llvm::json::Value>>
 toLSPDiagnostics(const llvm::SourceMgr &SM,
                  llvm::ArrayRef<Diagnostic> Diagnostics,

@@ -49,6 +49,25 @@ DocumentKind getDocumentKind(StringRef Path) {
   return DocumentKind::Other;
 }
 
+/// textDocument/codeAction's parameters, with the diagnostics as the
+/// client sent them back (lsp::CodeActionParams drops their `data`).
+struct CodeActionRequest {
+  lsp::TextDocumentIdentifier TextDocument;
+  json::Array Diagnostics;
+};
+
+bool fromJSON(const json::Value &Value, CodeActionRequest &Result,
+              json::Path Path) {
+  json::ObjectMapper O(Value, Path);
+  const json::Object *Context =
+      Value.getAsObject() ? Value.getAsObject()->getObject("context") : nullptr;
+  if (!O || !O.map("textDocument", Result.TextDocument) || !Context)
+    return false;
+  if (const json::Array *Diagnostics = Context->getArray("diagnostics"))
+    Result.Diagnostics = *Diagnostics;
+  return true;
+}
+
 class Server {
 public:
   Server(const ServerOptions &Options, lsp::JSONTransport &Transport,
@@ -60,6 +79,7 @@ public:
     Handler.notification("textDocument/didOpen", this, &Server::onDidOpen);
     Handler.notification("textDocument/didChange", this, &Server::onDidChange);
     Handler.notification("textDocument/didClose", this, &Server::onDidClose);
+    Handler.method("textDocument/codeAction", this, &Server::onCodeAction);
   }
 
 private:
@@ -72,6 +92,11 @@ private:
   void onDidOpen(const lsp::DidOpenTextDocumentParams &Params);
   void onDidChange(const lsp::DidChangeTextDocumentParams &Params);
   void onDidClose(const lsp::DidCloseTextDocumentParams &Params);
+  void onCodeAction(const CodeActionRequest &Params,
+                    lsp::Callback<json::Value> Reply);
+  /// The URI of \p Path: an open document's as the client names it, any
+  /// other file's as a file URI; "" when it has none.
+  std::string getURI(StringRef Path) const;
 
   /// Checks the document at \p Path and publishes what was found; after
   /// the server's schema, every open kernel source too.
@@ -100,7 +125,10 @@ void Server::onInitialize(const lsp::InitializeParams &,
        json::Object{{"openClose", true},
                     // Incremental: the client sends what changed.
                     {"change", 2}}},
-      {"positionEncoding", "utf-16"}};
+      {"positionEncoding", "utf-16"},
+      // Every fix-it of a diagnostic, as a quick fix.
+      {"codeActionProvider",
+       json::Object{{"codeActionKinds", json::Array{"quickfix"}}}}};
   Reply(json::Object{{"capabilities", std::move(Capabilities)},
                      {"serverInfo", json::Object{{"name", "skc-lsp"},
                                                  {"version", SKC_VERSION}}}});
@@ -137,6 +165,62 @@ void Server::onDidClose(const lsp::DidCloseTextDocumentParams &Params) {
   publish(Path, {});
 }
 
+void Server::onCodeAction(const CodeActionRequest &Params,
+                          lsp::Callback<json::Value> Reply) {
+  // The fixes travel in each diagnostic's `data` (toLSPDiagnostics).
+  json::Array Actions;
+  for (const json::Value &D : Params.Diagnostics) {
+    const json::Object *Diag = D.getAsObject();
+    const json::Object *Data = Diag ? Diag->getObject("data") : nullptr;
+    const json::Array *Fixes = Data ? Data->getArray("fixes") : nullptr;
+    if (!Fixes)
+      continue;
+    for (const json::Value &F : *Fixes) {
+      const json::Object *Fix = F.getAsObject();
+      const json::Array *Edits = Fix ? Fix->getArray("edits") : nullptr;
+      std::optional<StringRef> Title =
+          Fix ? Fix->getString("title") : std::nullopt;
+      if (!Edits || !Title)
+        continue;
+      json::Object Changes;
+      for (const json::Value &E : *Edits) {
+        const json::Object *Edit = E.getAsObject();
+        std::optional<StringRef> File =
+            Edit ? Edit->getString("file") : std::nullopt;
+        std::string URI = File ? getURI(*File) : "";
+        if (URI.empty())
+          continue;
+        json::Value *List = Changes.get(URI);
+        if (!List)
+          List = &(Changes[URI] = json::Array());
+        List->getAsArray()->push_back(
+            json::Object{{"range", *Edit->get("range")},
+                         {"newText", Edit->getString("newText").value_or("")}});
+      }
+      if (Changes.empty())
+        continue;
+      Actions.push_back(json::Object{
+          {"title", *Title},
+          {"kind", "quickfix"},
+          {"diagnostics", json::Array{D}},
+          {"isPreferred", Fixes->size() == 1},
+          {"edit", json::Object{{"changes", std::move(Changes)}}}});
+    }
+  }
+  Reply(std::move(Actions));
+}
+
+std::string Server::getURI(StringRef Path) const {
+  if (auto Doc = Documents.find(Path); Doc != Documents.end())
+    return Doc->second.URI;
+  Expected<lsp::URIForFile> URI = lsp::URIForFile::fromFile(Path);
+  if (!URI) {
+    consumeError(URI.takeError());
+    return "";
+  }
+  return URI->uri().str();
+}
+
 IntrusiveRefCntPtr<vfs::FileSystem> Server::getFileSystem() const {
   auto Open = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
   for (const auto &Entry : Documents)
@@ -151,7 +235,8 @@ IntrusiveRefCntPtr<vfs::FileSystem> Server::getFileSystem() const {
 
 void Server::checkAll(StringRef Path) {
   check(Path);
-  if (Options.SchemaPath.empty() || !sys::fs::equivalent(Path, Options.SchemaPath))
+  if (Options.SchemaPath.empty() ||
+      !sys::fs::equivalent(Path, Options.SchemaPath))
     return;
   for (const auto &Entry : Documents)
     if (getDocumentKind(Entry.first()) == DocumentKind::KernelSource)
@@ -220,15 +305,9 @@ void Server::publish(StringRef Origin,
   for (auto &Entry : Diagnostics) {
     // An open document by the client's URI, any other file by its path.
     auto Doc = Documents.find(Entry.first());
-    std::string URI;
-    if (Doc != Documents.end()) {
-      URI = Doc->second.URI;
-    } else if (Expected<lsp::URIForFile> FileURI =
-                   lsp::URIForFile::fromFile(Entry.first())) {
-      URI = FileURI->uri().str();
-    } else {
-      lsp::Logger::error("cannot name '{0}' as a URI: {1}", Entry.first(),
-                         toString(FileURI.takeError()));
+    std::string URI = getURI(Entry.first());
+    if (URI.empty()) {
+      lsp::Logger::error("cannot name '{0}' as a URI", Entry.first());
       continue;
     }
     json::Object Params{{"uri", URI},

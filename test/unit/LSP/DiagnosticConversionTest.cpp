@@ -72,4 +72,36 @@ TEST(DiagnosticConversionTest, NotesBecomeRelatedInformationByFile) {
             nullptr);
 }
 
+TEST(DiagnosticConversionTest, FixItsOfTheDiagnosticAndItsNotesAreItsFixes) {
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy("return S.set_kH(1);\n", "/k.cpp"),
+      SMLoc());
+  const char *Start = SM.getMemoryBuffer(ID)->getBufferStart();
+  SMLoc End = SMLoc::getFromPointer(Start + 18); // after `)`
+  Diagnostic Error;
+  Error.Kind = diag::err_precomputed_unset;
+  Error.Severity = DiagSeverity::Error;
+  Error.Loc = SMLoc::getFromPointer(Start + 7);
+  Error.Message = "meta function of 'pool' never sets precomputed field 'kW'";
+  Diagnostic Note;
+  Note.Kind = diag::note_precomputed_setter;
+  Note.Severity = DiagSeverity::Note;
+  Note.Loc = End;
+  Note.Message = "set it with 'set_kW'";
+  Note.FixIts.push_back(FixItHint::insert(End, ".set_kW(kW)"));
+  StringMap<std::vector<json::Value>> ByFile =
+      toLSPDiagnostics(SM, {Error, Note}, "");
+  const json::Object &D = *ByFile["/k.cpp"][0].getAsObject();
+  const json::Array &Fixes = *D.getObject("data")->getArray("fixes");
+  ASSERT_EQ(Fixes.size(), 1u);
+  const json::Object &Fix = *Fixes[0].getAsObject();
+  EXPECT_EQ(Fix.getString("title"), "insert '.set_kW(kW)'");
+  const json::Object &Edit = *(*Fix.getArray("edits"))[0].getAsObject();
+  EXPECT_EQ(Edit.getString("file"), "/k.cpp");
+  EXPECT_EQ(Edit.getString("newText"), ".set_kW(kW)");
+  EXPECT_EQ(
+      Edit.getObject("range")->getObject("start")->getInteger("character"), 18);
+}
+
 } // namespace

@@ -85,7 +85,6 @@ namespace skc {
 void ForwardingDiagConsumer::BeginSourceFile(const LangOptions &LO,
                                              const clang::Preprocessor *) {
   LangOpts = &LO;
-  SourceMgr = nullptr;
   DroppingNotes = false;
   Held.clear();
   Session.beginTranslationUnit();
@@ -98,8 +97,6 @@ void ForwardingDiagConsumer::HandleDiagnostic(
   // skc's DiagnosticsEngine counts.
   if (Level == clang::DiagnosticsEngine::Ignored)
     return;
-  if (Info.hasSourceManager())
-    SourceMgr = &Info.getSourceManager();
   if (Level == clang::DiagnosticsEngine::Note) {
     if (!DroppingNotes && !Held.empty())
       Held.back().Diagnostics.push_back(convert(Level, Info));
@@ -324,7 +321,6 @@ void ForwardingDiagConsumer::EndSourceFile() {
       emit(G);
   Held.clear();
   LangOpts = nullptr;
-  SourceMgr = nullptr;
 }
 
 } // namespace skc

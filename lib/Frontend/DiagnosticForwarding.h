@@ -81,7 +81,6 @@ private:
 
   ParseSession &Session;
   const clang::LangOptions *LangOpts = nullptr;
-  const clang::SourceManager *SourceMgr = nullptr;
   /// Whether the notes of the last error or warning are dropped with it.
   bool DroppingNotes = false;
   std::vector<HeldGroup> Held;

@@ -49,7 +49,7 @@ static Expected<unsigned> addFile(SourceMgr &SM, StringRef Path,
   return SM.AddNewSourceBuffer(std::move(*Buffer), SMLoc());
 }
 
-static EmitOptions getEmitOptions(const Invocation &Inv) {
+EmitOptions getEmitOptions(const Invocation &Inv) {
   EmitOptions Opts;
   Opts.Inputs.push_back(sys::path::filename(Inv.SchemaPath).str());
   Opts.Backends = Inv.Backends;
@@ -66,10 +66,41 @@ std::vector<std::string> getOutputPaths(const Invocation &Inv) {
   return Paths;
 }
 
+std::vector<GeneratedFile> emitKernelHeaders(const Invocation &Inv,
+                                             const OperatorModel &Model) {
+  std::vector<GeneratedFile> Headers;
+  for (GeneratedFile &F : emitAll(Model, getEmitOptions(Inv)))
+    if (StringRef(F.Name).ends_with(".h"))
+      Headers.push_back(std::move(F));
+  return Headers;
+}
+
+KernelSourceOptions getKernelSourceOptions(const Invocation &Inv,
+                                           ArrayRef<GeneratedFile> Headers) {
+  KernelSourceOptions Options;
+  Options.ExtraFlags = Inv.ExtraFlags;
+  Options.GeneratedIncludeDir = GeneratedIncludeDir;
+  for (const GeneratedFile &F : Headers)
+    Options.GeneratedHeaders.push_back(
+        {(Twine(GeneratedIncludeDir) + "/" + F.Name).str(), F.Contents});
+  Options.RuntimeIncludeDir = Inv.RuntimeIncludeDir;
+  Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
+  Options.CUDAPath = Inv.CUDAPath;
+  Options.FileSystem = Inv.FileSystem;
+  return Options;
+}
+
+KernelCheckOptions getKernelCheckOptions(const Invocation &Inv) {
+  KernelCheckOptions Check;
+  Check.RequireAllKernels = !Inv.NoMissingKernels;
+  Check.Backends = Inv.Backends;
+  return Check;
+}
+
 /// Parses the kernel sources with the generated headers mapped in, and
 /// checks every definition against the model.
 static Error checkKernelSources(const Invocation &Inv,
-                                ArrayRef<GeneratedFile> Generated,
+                                ArrayRef<GeneratedFile> Headers,
                                 DiagnosticsEngine &Diags, Analysis &A) {
   std::shared_ptr<const clang::tooling::CompilationDatabase> Database;
   if (!Inv.BuildPath.empty()) {
@@ -78,65 +109,53 @@ static Error checkKernelSources(const Invocation &Inv,
       return DB.takeError();
     Database = std::move(*DB);
   }
-  KernelSourceOptions Options;
-  Options.ExtraFlags = Inv.ExtraFlags;
-  Options.GeneratedIncludeDir = GeneratedIncludeDir;
-  for (const GeneratedFile &F : Generated)
-    Options.GeneratedHeaders.push_back(
-        {(Twine(GeneratedIncludeDir) + "/" + F.Name).str(), F.Contents});
-  Options.RuntimeIncludeDir = Inv.RuntimeIncludeDir;
-  Options.ResourceDir = SKC_CLANG_RESOURCE_DIR;
-  Options.CUDAPath = Inv.CUDAPath;
+  KernelSourceOptions Options = getKernelSourceOptions(Inv, Headers);
   Options.Dependencies = &A.Dependencies;
-  Options.FileSystem = Inv.FileSystem;
-
   if (Error E = parseKernelSources(Inv.Sources, Database.get(), Options, Diags,
                                    A.Decls))
     return E;
-
-  KernelCheckOptions Check;
-  Check.RequireAllKernels = !Inv.NoMissingKernels;
-  Check.Backends = Inv.Backends;
-  checkKernels(A.Model, A.Decls, Check, Diags);
+  checkKernels(A.Model, A.Decls, getKernelCheckOptions(Inv), Diags);
   return Error::success();
 }
 
-Expected<Analysis> analyze(const Invocation &Inv, DiagnosticsEngine &Diags) {
+Expected<Analysis> analyzeSchema(const Invocation &Inv,
+                                 DiagnosticsEngine &Diags) {
   SourceMgr &SM = Diags.getSourceMgr();
-  Expected<unsigned> SchemaBuffer = addFile(SM, Inv.SchemaPath, Inv.FileSystem.get());
+  vfs::FileSystem *FS = Inv.FileSystem.get();
+  Expected<unsigned> SchemaBuffer = addFile(SM, Inv.SchemaPath, FS);
   if (!SchemaBuffer)
     return SchemaBuffer.takeError();
 
-  std::optional<TagsFile> Tags;
+  Analysis A;
   if (std::string Path = Inv.findTagsFile(); !Path.empty()) {
-    Expected<unsigned> TagsBuffer = addFile(SM, Path, Inv.FileSystem.get());
+    Expected<unsigned> TagsBuffer = addFile(SM, Path, FS);
     if (!TagsBuffer)
       return TagsBuffer.takeError();
-    Tags = parseTagsFile(*TagsBuffer, Diags);
+    A.Tags = parseTagsFile(*TagsBuffer, Diags);
   }
   DispatchKeyCatalogue Keys;
   if (!Inv.DispatchKeysPath.empty()) {
-    Expected<unsigned> KeysBuffer = addFile(SM, Inv.DispatchKeysPath, Inv.FileSystem.get());
+    Expected<unsigned> KeysBuffer = addFile(SM, Inv.DispatchKeysPath, FS);
     if (!KeysBuffer)
       return KeysBuffer.takeError();
     Keys.addKeys(parseDispatchKeysFile(*KeysBuffer, Diags), Diags);
   }
-
-  Analysis A;
   std::vector<SchemaEntry> Entries =
       parseSchemaFile(*SchemaBuffer, *A.Types, Diags);
-  A.Model = buildOperatorModel(std::move(Entries), Tags ? &*Tags : nullptr,
+  A.Model = buildOperatorModel(std::move(Entries), A.Tags ? &*A.Tags : nullptr,
                                Diags, std::move(Keys));
+  return A;
+}
+
+Expected<Analysis> analyze(const Invocation &Inv, DiagnosticsEngine &Diags) {
+  Expected<Analysis> A = analyzeSchema(Inv, Diags);
   // Kernel sources are checked against a sound schema only.
-  if (Diags.hasErrors() || Inv.Sources.empty())
+  if (!A || Diags.hasErrors() || Inv.Sources.empty())
     return A;
   // Every generated header, so that a composite kernel may include
   // Functions.h before it exists on disk.
-  std::vector<GeneratedFile> Headers;
-  for (GeneratedFile &F : emitAll(A.Model, getEmitOptions(Inv)))
-    if (StringRef(F.Name).ends_with(".h"))
-      Headers.push_back(std::move(F));
-  if (Error E = checkKernelSources(Inv, Headers, Diags, A))
+  if (Error E = checkKernelSources(Inv, emitKernelHeaders(Inv, A->Model),
+                                   Diags, *A))
     return E;
   return A;
 }

@@ -14,6 +14,7 @@
 
 #include "CodeWriter.h"
 #include "skc/Emit/Emitters.h"
+#include "skc/Parse/KernelDecl.h"
 #include "skc/Sema/KernelSignature.h"
 #include "skc/Sema/OperatorModel.h"
 
@@ -160,7 +161,7 @@ static GeneratedFile emitNativeHeader(const OperatorModel &Model,
       raw_string_ostream OS(Text);
       OS << formatv(ImplStructTemplate, K.Kernel, G.getMetaName(),
                     std::get<KernelSignature>(Impl).getQualifiedParamList());
-      Plan.Decls.emplace("structured_" + K.Kernel, std::move(Text));
+      Plan.Decls.emplace((StructuredClassPrefix + K.Kernel).str(), std::move(Text));
     }
   }
   // Native kernels: a declaration per kernel name.

@@ -10,6 +10,8 @@
 #include "KernelMacros.h"
 #include "ParseSession.h"
 
+#include "skc/Parse/KernelDecl.h"
+
 #include "clang/AST/DeclBase.h"
 #include "clang/AST/DeclarationName.h"
 #include "clang/Basic/DiagnosticDriver.h"
@@ -174,7 +176,7 @@ bool ForwardingDiagConsumer::leaveToSema(const clang::Diagnostic &Info) {
   std::string Name = getNameArg(Info, 0);
   std::optional<KernelDeclKind> Kind = getKernelNamespaceKind(
       reinterpret_cast<const clang::DeclContext *>(Info.getRawArg(1)));
-  if (!Kind || !StringRef(Name).starts_with("structured_"))
+  if (!Kind || !StringRef(Name).starts_with(StructuredClassPrefix))
     return false;
   if (KnownUnknown)
     return true; // SK_PRECOMPUTE_META_FUNC names the struct twice.

@@ -69,7 +69,8 @@ bool KernelSourceSession::reusedPreamble() const { return Impl->Reused; }
 
 Error KernelSourceSession::parse(StringRef File, StringRef Contents,
                                  DiagnosticsEngine &Diags,
-                                 std::vector<KernelDecl> &Decls) {
+                                 std::vector<KernelDecl> &Decls,
+                                 std::optional<bool> InstantiateFunctionTemplates) {
   Implementation &I = *Impl;
   I.Reused = false;
   if (!I.FS) {
@@ -99,7 +100,13 @@ Error KernelSourceSession::parse(StringRef File, StringRef Contents,
   if (Args.empty() || Args.back() != Path)
     Args.push_back(Path.str().str());
 
-  ParseSession Session(Diags, Decls, I.Options);
+  std::optional<KernelSourceOptions> Overridden;
+  if (InstantiateFunctionTemplates &&
+      *InstantiateFunctionTemplates != I.Options.InstantiateFunctionTemplates) {
+    Overridden = I.Options;
+    Overridden->InstantiateFunctionTemplates = *InstantiateFunctionTemplates;
+  }
+  ParseSession Session(Diags, Decls, Overridden ? *Overridden : I.Options);
   ForwardingDiagConsumer Consumer(Session);
   clang::DiagnosticOptions DiagOpts;
   IntrusiveRefCntPtr<clang::DiagnosticsEngine> ClangDiags =

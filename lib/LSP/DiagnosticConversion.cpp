@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DiagnosticConversion.h"
+#include "SourcePositions.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -13,46 +14,13 @@ using namespace llvm;
 
 namespace skc {
 
-/// The number of UTF-16 code units of the UTF-8 text \p Text: a code point
-/// of four bytes is two units, any other one.
-static int64_t countUTF16(StringRef Text) {
-  int64_t Units = 0;
-  for (unsigned char C : Text) {
-    if ((C & 0xC0) == 0x80)
-      continue; // A continuation byte.
-    Units += C >= 0xF0 ? 2 : 1;
-  }
-  return Units;
-}
-
-lsp::Position toLSPPosition(const SourceMgr &SM, SMLoc Loc) {
-  lsp::Position P;
-  unsigned ID = Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0;
-  if (!ID)
-    return P;
-  auto [Line, Column] = SM.getLineAndColumn(Loc, ID);
-  P.line = static_cast<int>(Line) - 1;
-  StringRef Before(Loc.getPointer() - (Column - 1), Column - 1);
-  P.character = static_cast<int>(countUTF16(Before));
-  return P;
-}
-
+/// The range of \p R when it holds \p Loc, else an empty one at Loc.
 static lsp::Range toLSPRange(const SourceMgr &SM, SMLoc Loc, SMRange R) {
-  lsp::Range Range;
   if (R.isValid() && R.Start.getPointer() <= Loc.getPointer() &&
-      Loc.getPointer() <= R.End.getPointer()) {
-    Range.start = toLSPPosition(SM, R.Start);
-    Range.end = toLSPPosition(SM, R.End);
-  } else {
-    Range.start = Range.end = toLSPPosition(SM, Loc);
-  }
-  return Range;
-}
-
-/// The file of \p Loc, as its buffer is named ("" for none).
-static StringRef getFile(const SourceMgr &SM, SMLoc Loc) {
-  unsigned ID = Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0;
-  return ID ? SM.getMemoryBuffer(ID)->getBufferIdentifier() : "";
+      Loc.getPointer() <= R.End.getPointer())
+    return skc::toLSPRange(SM, R);
+  lsp::Position P = toLSPPosition(SM, Loc);
+  return lsp::Range(P, P);
 }
 
 /// A fix: the fix-its of one diagnostic (or note), as one edit of the
@@ -65,7 +33,7 @@ static std::optional<json::Object> toFix(const SourceMgr &SM,
     if (File.empty())
       continue;
     Edits.push_back(json::Object{
-        {"file", File},
+        {"file", File.str()},
         {"range", json::Value(toLSPRange(SM, F.Range.Start, F.Range))},
         {"newText", F.Code}});
   }
@@ -87,7 +55,8 @@ static std::optional<json::Object> toFix(const SourceMgr &SM,
 
 StringMap<std::vector<json::Value>>
 toLSPDiagnostics(const SourceMgr &SM, ArrayRef<Diagnostic> Diagnostics,
-                 StringRef DocsURL) {
+                 StringRef DocsURL,
+                 function_ref<std::string(StringRef)> GetURI) {
   StringMap<std::vector<json::Value>> ByFile;
   for (size_t I = 0; I != Diagnostics.size();) {
     const Diagnostic &D = Diagnostics[I++];
@@ -105,14 +74,20 @@ toLSPDiagnostics(const SourceMgr &SM, ArrayRef<Diagnostic> Diagnostics,
       StringRef File = getFile(SM, Note.Loc);
       if (File.empty())
         continue;
-      Expected<lsp::URIForFile> URI = lsp::URIForFile::fromFile(File);
-      if (!URI) {
-        consumeError(URI.takeError());
-        continue;
+      std::string URI;
+      if (GetURI) {
+        URI = GetURI(File);
+      } else if (Expected<lsp::URIForFile> FileURI =
+                     lsp::URIForFile::fromFile(File)) {
+        URI = FileURI->uri().str();
+      } else {
+        consumeError(FileURI.takeError());
       }
+      if (URI.empty())
+        continue;
       Related.push_back(json::Object{
           {"location",
-           json::Object{{"uri", URI->uri()},
+           json::Object{{"uri", std::move(URI)},
                         {"range", json::Value(toLSPRange(
                                       SM, Note.Loc,
                                       Note.Ranges.empty() ? SMRange()

@@ -10,6 +10,7 @@
 #include "skc/Basic/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/LSP/Protocol.h"
@@ -22,10 +23,6 @@ class SourceMgr;
 
 namespace skc {
 
-/// The LSP position of \p Loc: a 0-based line, and a column counted in
-/// UTF-16 code units, as LSP 3.17 counts by default.
-llvm::lsp::Position toLSPPosition(const llvm::SourceMgr &SM, llvm::SMLoc Loc);
-
 /// The diagnostics of \p Diagnostics (in the order reported, each error or
 /// warning followed by its notes) as LSP publishes them, by the file they
 /// are in: each with its range, severity, skc's ID as its `code`, a
@@ -33,10 +30,12 @@ llvm::lsp::Position toLSPPosition(const llvm::SourceMgr &SM, llvm::SMLoc Loc);
 /// \p DocsURL (none when empty), its notes as relatedInformation, and its
 /// fix-its and its notes' as `data.fixes`: [{title, edits: [{file, range,
 /// newText}]}], which the client hands back when it asks for code actions.
-llvm::StringMap<std::vector<llvm::json::Value>>
-toLSPDiagnostics(const llvm::SourceMgr &SM,
-                 llvm::ArrayRef<Diagnostic> Diagnostics,
-                 llvm::StringRef DocsURL);
+/// \p GetURI names a note's file as the client knows it (file URIs when
+/// null).
+llvm::StringMap<std::vector<llvm::json::Value>> toLSPDiagnostics(
+    const llvm::SourceMgr &SM, llvm::ArrayRef<Diagnostic> Diagnostics,
+    llvm::StringRef DocsURL,
+    llvm::function_ref<std::string(llvm::StringRef)> GetURI = nullptr);
 
 } // namespace skc
 

@@ -228,7 +228,7 @@ void KernelChecker::checkSignature(const KernelDecl &D,
 }
 
 void KernelChecker::checkMeta(const KernelDecl &D) {
-  StringRef Name = StringRef(D.Name).drop_front(strlen("structured_"));
+  StringRef Name = StringRef(D.Name).drop_front(StructuredClassPrefix.size());
   auto It = Index.Metas.find(Name);
   if (It == Index.Metas.end()) {
     // A meta for an operator that exists but is not structured?
@@ -286,7 +286,7 @@ void KernelChecker::checkMeta(const KernelDecl &D) {
 }
 
 void KernelChecker::checkImpl(const KernelDecl &D) {
-  StringRef Kernel = StringRef(D.Name).drop_front(strlen("structured_"));
+  StringRef Kernel = StringRef(D.Name).drop_front(StructuredClassPrefix.size());
   auto It = Index.Impls.find(Kernel);
   if (It == Index.Impls.end()) {
     std::vector<std::string> Candidates;
@@ -451,7 +451,7 @@ void KernelChecker::checkMetaBody(const KernelDecl &D,
 
 void KernelChecker::checkImplBody(const KernelDecl &D,
                                   const KernelSignature &Expected) {
-  StringRef Kernel = StringRef(D.Name).drop_front(strlen("structured_"));
+  StringRef Kernel = StringRef(D.Name).drop_front(StructuredClassPrefix.size());
   for (const BodyFact &F : D.Facts) {
     // A call handed the kernel (cpu_kernel(*this, ...), the loop of every
     // TensorIterator impl) runs over the outputs meta() set.

@@ -37,6 +37,12 @@ static cl::opt<bool> LitTest(
              "JSON (for lit tests)"),
     cl::cat(Category));
 
+static cl::opt<bool> Sync(
+    "sync",
+    cl::desc("Do each check and answer each request at once, in the order "
+             "the messages come, on one thread (implied by -lit-test)"),
+    cl::cat(Category));
+
 static cl::opt<lsp::Logger::Level> LogLevel(
     "log", cl::desc("How much to log to stderr"),
     cl::values(clEnumValN(lsp::Logger::Level::Error, "error", "errors"),
@@ -54,13 +60,16 @@ static cl::opt<std::string> DocsURL(
 
 static cl::opt<std::string> SchemaPath(
     "schema",
-    cl::desc("The schema that kernel sources are checked against; without "
-             "it, only schema files are checked"),
+    cl::desc("The schema that kernel sources outside every project are "
+             "checked against; without it, they are not checked"),
     cl::value_desc("file"), cl::cat(Category));
 
-static cl::opt<std::string>
-    BuildPath("p", cl::desc("The build directory with compile_commands.json"),
-              cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string> BuildPath(
+    "p",
+    cl::desc("The build directory with compile_commands.json and the "
+             "project files skc_add_kernel_library writes; default: the "
+             "nearest above each file (or its build/), as clangd looks"),
+    cl::value_desc("dir"), cl::cat(Category));
 
 static cl::opt<std::string> RuntimeInclude(
     "runtime-include",
@@ -121,6 +130,7 @@ int main(int argc, char **argv) {
   }
   Options.BuildPath = BuildPath;
   Options.RuntimeIncludeDir = findRuntimeInclude(argv[0]);
+  Options.Synchronous = Sync || LitTest;
   lsp::JSONTransport Transport(stdin, outs(),
                                LitTest ? lsp::JSONStreamStyle::Delimited
                                        : lsp::JSONStreamStyle::Standard,

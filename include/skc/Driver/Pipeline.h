@@ -18,13 +18,18 @@
 #define SKC_DRIVER_PIPELINE_H
 
 #include "skc/Driver/Invocation.h"
+#include "skc/Emit/Emitters.h"
+#include "skc/Frontend/KernelSourceParser.h"
 #include "skc/Parse/FunctionSchema.h"
 #include "skc/Parse/KernelDecl.h"
+#include "skc/Parse/SchemaFile.h"
+#include "skc/Sema/KernelChecks.h"
 #include "skc/Sema/OperatorModel.h"
 
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,12 +47,34 @@ class DiagnosticsEngine;
 struct Analysis {
   /// Owns the model's types.
   std::unique_ptr<TypeContext> Types = std::make_unique<TypeContext>();
+  /// The tags catalogue, when there is one.
+  std::optional<TagsFile> Tags;
   OperatorModel Model;
   /// The kernels the sources define.
   std::vector<KernelDecl> Decls;
   /// The files the sources include.
   std::set<std::string> Dependencies;
 };
+
+/// Reads and checks the schema and its catalogues, reporting to \p Diags,
+/// whose SourceMgr gets the files; the sources are left alone.
+llvm::Expected<Analysis> analyzeSchema(const Invocation &Inv,
+                                       DiagnosticsEngine &Diags);
+
+/// What \p Inv asks the emitters for.
+EmitOptions getEmitOptions(const Invocation &Inv);
+
+/// The headers skc generates from \p Model, which kernel sources include.
+std::vector<GeneratedFile> emitKernelHeaders(const Invocation &Inv,
+                                             const OperatorModel &Model);
+
+/// How the front end parses \p Inv's kernel sources, with \p Headers (from
+/// emitKernelHeaders) mapped in.
+KernelSourceOptions getKernelSourceOptions(const Invocation &Inv,
+                                           llvm::ArrayRef<GeneratedFile> Headers);
+
+/// How the kernels the front end finds are checked against the model.
+KernelCheckOptions getKernelCheckOptions(const Invocation &Inv);
 
 /// Reads and checks the schema, its catalogues and the kernel sources,
 /// reporting to \p Diags, whose SourceMgr gets the files. The sources are

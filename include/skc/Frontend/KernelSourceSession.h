@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace skc {
@@ -44,9 +45,12 @@ public:
   /// Builds the file's preamble, or reuses the one built before. Clang's
   /// diagnostics in the preamble's headers come with the parse that builds
   /// it; a preamble with errors is not kept, so they come back until fixed,
-  /// and its warnings are not repeated.
+  /// and its warnings are not repeated. \p InstantiateFunctionTemplates
+  /// overrides the session's KernelSourceOptions for this parse: an editor
+  /// checks quickly as the author types and fully on save.
   llvm::Error parse(llvm::StringRef File, llvm::StringRef Contents,
-                    DiagnosticsEngine &Diags, std::vector<KernelDecl> &Decls);
+                    DiagnosticsEngine &Diags, std::vector<KernelDecl> &Decls,
+                    std::optional<bool> InstantiateFunctionTemplates = {});
 
   /// Whether the last parse() reused a preamble.
   bool reusedPreamble() const;

@@ -16,6 +16,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -31,14 +32,20 @@ struct ServerOptions {
   /// Where docs/diagnostics.md is, as a URL: each diagnostic's
   /// codeDescription links to its ID's entry there. Empty for no links.
   std::string DiagnosticsDocURL;
-  /// The schema that kernel sources (.cpp, .cu) are checked against; none:
-  /// kernel sources are not checked.
+  /// The schema that kernel sources (.cpp, .cu) outside every project are
+  /// checked against; none: they are not checked.
   std::string SchemaPath;
-  /// The build directory with compile_commands.json (skc's -p), or "".
+  /// The build directory with compile_commands.json and the project files
+  /// (skc's -p); "": the nearest above each file, as clangd finds it.
   std::string BuildPath;
   /// The runtime's headers, and flags for sources the build does not list.
   std::string RuntimeIncludeDir;
   std::vector<std::string> ExtraFlags;
+  /// Every check and request done at once, in the order the messages came
+  /// (for tests); else on a worker thread, each check after Debounce
+  /// without a newer edit.
+  bool Synchronous = false;
+  std::chrono::milliseconds Debounce{50};
 };
 
 /// Serves the client on the other end of \p Transport until it exits.

@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
 #include <cstdint>
@@ -114,6 +115,10 @@ struct OutputsSetOnEveryPath {
     return All || llvm::is_contained(Indices, I);
   }
 };
+
+/// What the structs skc generates for structured kernels are named by:
+/// sk::meta::structured_<meta name>, sk::native::structured_<kernel>.
+inline constexpr llvm::StringLiteral StructuredClassPrefix = "structured_";
 
 enum class KernelDeclKind : uint8_t {
   Meta, ///< sk::meta::structured_<name>::meta

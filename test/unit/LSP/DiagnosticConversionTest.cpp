@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LSP/DiagnosticConversion.h"
+#include "LSP/SourcePositions.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -31,6 +32,11 @@ TEST(DiagnosticConversionTest, ColumnsAreUTF16CodeUnits) {
   lsp::Position P = toLSPPosition(SM, SMLoc::getFromPointer(X));
   EXPECT_EQ(P.line, 1);
   EXPECT_EQ(P.character, 7);
+  // And back: the same byte, and a column past the line's end is its end.
+  EXPECT_EQ(fromLSPPosition(SM, ID, P).getPointer(), X);
+  EXPECT_EQ(fromLSPPosition(SM, ID, lsp::Position(0, 40)).getPointer(),
+            Start + 2);
+  EXPECT_FALSE(fromLSPPosition(SM, ID, lsp::Position(9, 0)).isValid());
 }
 
 TEST(DiagnosticConversionTest, NotesBecomeRelatedInformationByFile) {

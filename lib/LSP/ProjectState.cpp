@@ -1,0 +1,256 @@
+//===--- ProjectState.cpp - One project, as the server knows it -----------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProjectState.h"
+#include "DiagnosticConversion.h"
+#include "SourcePositions.h"
+
+#include "skc/Frontend/KernelSourceSession.h"
+#include "skc/Sema/KernelChecks.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace skc {
+
+void shareBuffers(const SourceMgr &From, SourceMgr &Into) {
+  for (unsigned ID = 1, E = From.getNumBuffers(); ID <= E; ++ID)
+    Into.AddNewSourceBuffer(
+        MemoryBuffer::getMemBuffer(From.getMemoryBuffer(ID)->getMemBufferRef(),
+                                   /*RequiresNullTerminator=*/false),
+        SMLoc());
+}
+
+ProjectState::ProjectState(Project P, IntrusiveRefCntPtr<vfs::FileSystem> FS,
+                           const ServerHooks &Hooks)
+    : P(std::move(P)), FS(std::move(FS)), Hooks(Hooks) {}
+
+ProjectState::~ProjectState() = default;
+
+Invocation ProjectState::getInvocation() const {
+  Invocation Inv = P.getSchemaInvocation();
+  Inv.FileSystem = FS;
+  return Inv;
+}
+
+Expected<bool> ProjectState::refreshSchema() {
+  Invocation Inv = getInvocation();
+  std::vector<std::string> Texts;
+  for (const std::string &Path :
+       {Inv.SchemaPath, Inv.findTagsFile(), Inv.DispatchKeysPath}) {
+    if (Path.empty()) {
+      Texts.emplace_back();
+      continue;
+    }
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = FS->getBufferForFile(Path);
+    if (!Buffer)
+      return createFileError(Path, Buffer.getError());
+    Texts.push_back((*Buffer)->getBuffer().str());
+  }
+  if (Schema && Schema->Texts == Texts)
+    return false;
+
+  auto Checked = std::make_unique<CheckedSchema>();
+  StoredDiagnosticConsumer Stored;
+  DiagnosticsEngine Diags(*Checked->SM, Stored);
+  Expected<Analysis> A = analyzeSchema(Inv, Diags);
+  if (!A)
+    return A.takeError();
+  Checked->A = std::move(*A);
+  Checked->Diagnostics.assign(Stored.Diagnostics.begin(),
+                              Stored.Diagnostics.end());
+  Checked->HasErrors = Diags.hasErrors();
+  if (!Checked->HasErrors)
+    Checked->Headers = emitKernelHeaders(Inv, Checked->A.Model);
+  Checked->Texts = std::move(Texts);
+  // The preambles include the generated headers: a session made for other
+  // headers is of no more use.
+  auto SameHeaders = [](ArrayRef<GeneratedFile> A, ArrayRef<GeneratedFile> B) {
+    return A.size() == B.size() &&
+           std::equal(A.begin(), A.end(), B.begin(),
+                      [](const GeneratedFile &X, const GeneratedFile &Y) {
+                        return X.Name == Y.Name && X.Contents == Y.Contents;
+                      });
+  };
+  if (!Schema || !SameHeaders(Schema->Headers, Checked->Headers))
+    Session.reset();
+  Schema = std::move(Checked);
+  return true;
+}
+
+StringMap<std::vector<json::Value>> ProjectState::getSchemaDiagnostics() const {
+  StringMap<std::vector<json::Value>> ByFile;
+  if (!Schema)
+    return ByFile;
+  ByFile = toLSPDiagnostics(*Schema->SM, Schema->Diagnostics, Hooks.DocsURL,
+                            Hooks.GetURI);
+  // Every file checked gets its list, empty or not, so that a fix clears.
+  Invocation Inv = getInvocation();
+  for (const std::string &Path :
+       {Inv.SchemaPath, Inv.findTagsFile(), Inv.DispatchKeysPath})
+    if (!Path.empty())
+      ByFile.try_emplace(Path);
+  return ByFile;
+}
+
+std::shared_ptr<const clang::tooling::CompilationDatabase>
+ProjectState::getDatabase() {
+  if (P.BuildDir.empty())
+    return nullptr;
+  SmallString<256> Commands(P.BuildDir);
+  sys::path::append(Commands, "compile_commands.json");
+  if (DatabaseLoaded && Database && !sys::fs::exists(Commands)) {
+    // The build directory went away under the server: keep serving, with
+    // the flags the project file gave.
+    Hooks.Warn("skc-lsp: '" + Commands.str().str() +
+         "' is gone; the kernel sources of '" +
+         (P.Name.empty() ? P.SchemaPath : P.Name) +
+         "' are checked without their compile commands until it is back");
+    Database.reset();
+    Session.reset();
+    DatabaseLoaded = false;
+    return nullptr;
+  }
+  if (DatabaseLoaded)
+    return Database;
+  if (!sys::fs::exists(Commands))
+    return nullptr;
+  DatabaseLoaded = true;
+  Expected<std::shared_ptr<const clang::tooling::CompilationDatabase>> DB =
+      loadCompilationDatabase(P.BuildDir);
+  if (!DB) {
+    Hooks.Warn("skc-lsp: cannot read the compile commands in '" + P.BuildDir +
+         "': " + toString(DB.takeError()));
+    return nullptr;
+  }
+  Database = std::move(*DB);
+  Session.reset();
+  return Database;
+}
+
+Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
+                                                StringRef Text, bool Full) {
+  SourceCheck Result;
+  if (!Schema || Schema->HasErrors)
+    return Result; // Sources are checked against a sound schema only.
+  std::shared_ptr<const clang::tooling::CompilationDatabase> DB =
+      getDatabase();
+  Invocation Inv = getInvocation();
+  if (!Session) {
+    KernelSourceOptions Options =
+        getKernelSourceOptions(Inv, Schema->Headers);
+    // As the author types; a save asks for the full check.
+    Options.InstantiateFunctionTemplates = false;
+    Session = std::make_unique<KernelSourceSession>(std::move(Options), DB);
+  }
+
+  SourceMgr SM;
+  shareBuffers(*Schema->SM, SM);
+  StoredDiagnosticConsumer Stored;
+  DiagnosticsEngine Diags(SM, Stored);
+  std::vector<KernelDecl> Decls;
+  if (Error E = Session->parse(Path, Text, Diags, Decls, Full))
+    return E;
+  KernelCheckOptions Check = getKernelCheckOptions(Inv);
+  Check.RequireAllKernels = false;
+  checkKernels(Schema->A.Model, Decls, Check, Diags);
+
+  StringMap<std::vector<json::Value>> ByFile =
+      toLSPDiagnostics(SM, Stored.Diagnostics, Hooks.DocsURL, Hooks.GetURI);
+  // Only the source's own, and any without a file: the schema's problems
+  // are the schema's check's to report.
+  for (StringRef File : {Path, StringRef()})
+    if (auto It = ByFile.find(File); It != ByFile.end())
+      for (json::Value &V : It->second)
+        Result.Diagnostics.push_back(std::move(V));
+  indexDecls(Path, SM, Decls);
+  Result.Kernels = Index[Path];
+  return Result;
+}
+
+Error ProjectState::indexSource(StringRef Path) {
+  if (!Schema || Schema->HasErrors)
+    return Error::success();
+  std::shared_ptr<const clang::tooling::CompilationDatabase> DB =
+      getDatabase();
+  KernelSourceOptions Options =
+      getKernelSourceOptions(getInvocation(), Schema->Headers);
+  Options.InstantiateFunctionTemplates = false;
+  SourceMgr SM;
+  shareBuffers(*Schema->SM, SM);
+  StoredDiagnosticConsumer Ignored;
+  DiagnosticsEngine Diags(SM, Ignored);
+  std::vector<KernelDecl> Decls;
+  if (Error E = parseKernelSources({Path.str()}, DB.get(), Options, Diags,
+                                   Decls))
+    return E;
+  indexDecls(Path, SM, Decls);
+  return Error::success();
+}
+
+void ProjectState::indexDecls(StringRef Path, const SourceMgr &SM,
+                              ArrayRef<KernelDecl> Decls) {
+  std::vector<KernelSymbol> &Symbols = Index[Path];
+  Symbols.clear();
+  for (const KernelDecl &D : Decls) {
+    // Helpers spelled out in namespace sk::native are not kernels.
+    if (D.Kind == KernelDeclKind::Native && !D.isFromMacro())
+      continue;
+    KernelSymbol S;
+    S.Kind = D.Kind;
+    S.Name = D.Name;
+    S.File = getFile(SM, D.Loc).str();
+    S.Macro = D.Macro;
+    S.InCUDASource = D.InCUDASource;
+    lsp::Position NameStart = toLSPPosition(SM, D.Loc);
+    // The name as the macro's argument or as written: up to its end.
+    StringRef Rest(D.Loc.getPointer());
+    size_t Length = Rest.find_if_not(
+        [](char C) { return isAlnum(C) || C == '_'; });
+    S.NameRange = toLSPRange(
+        SM, SMRange(D.Loc, SMLoc::getFromPointer(D.Loc.getPointer() +
+                                                 std::min(Length, Rest.size()))));
+    S.HeadRange.start = D.MacroNameRange.isValid()
+                            ? toLSPPosition(SM, D.MacroNameRange.Start)
+                            : NameStart;
+    S.HeadRange.end = D.ParamListRange.isValid()
+                          ? toLSPPosition(SM, D.ParamListRange.End)
+                          : S.NameRange.end;
+    for (const KernelParam &Param : D.Params)
+      S.ParamStarts.push_back(toLSPPosition(SM, Param.Range.Start));
+    // A definition in a header the source includes belongs to that file.
+    if (S.File != Path)
+      continue;
+    Symbols.push_back(std::move(S));
+  }
+}
+
+std::vector<const KernelSymbol *>
+ProjectState::findKernels(KernelDeclKind Kind, StringRef Name) const {
+  std::vector<const KernelSymbol *> Found;
+  for (const auto &Entry : Index)
+    for (const KernelSymbol &S : Entry.second)
+      if (S.Kind == Kind && S.Name == Name)
+        Found.push_back(&S);
+  llvm::sort(Found, [](const KernelSymbol *A, const KernelSymbol *B) {
+    return std::tie(A->File, A->NameRange.start) <
+           std::tie(B->File, B->NameRange.start);
+  });
+  return Found;
+}
+
+ArrayRef<KernelSymbol> ProjectState::getKernels(StringRef Path) const {
+  auto It = Index.find(Path);
+  if (It == Index.end())
+    return {};
+  return It->second;
+}
+
+} // namespace skc

@@ -116,6 +116,53 @@ function(skc_kernel_library_outputs out)
   set(${out} ${files} PARENT_SCOPE)
 endfunction()
 
+# A JSON string literal of ${value}.
+function(_skc_json_string out value)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  string(REPLACE "\n" "\\n" value "${value}")
+  string(REPLACE "\t" "\\t" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
+# Writes ${CMAKE_BINARY_DIR}/skc-projects/<name>.json, the project file
+# skc-lsp finds beside compile_commands.json (format: docs/editors.md).
+function(_skc_write_project_file name)
+  cmake_parse_arguments(ARG ""
+    "SCHEMA;TAGS;DISPATCH_KEYS;NAMESPACE;CPP_NAMESPACE;SHARDS;GENERATED_DIR;RUNTIME_INCLUDE"
+    "SOURCES;BACKENDS;SKC_OPTIONS" ${ARGN})
+  set(json "{}")
+  string(JSON json SET "${json}" version 1)
+  foreach(pair name:name schema:ARG_SCHEMA tags:ARG_TAGS
+      dispatchKeys:ARG_DISPATCH_KEYS namespace:ARG_NAMESPACE
+      cppNamespace:ARG_CPP_NAMESPACE generatedDirectory:ARG_GENERATED_DIR
+      runtimeInclude:ARG_RUNTIME_INCLUDE buildDirectory:CMAKE_BINARY_DIR)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 key)
+    list(GET pair 1 variable)
+    if(NOT "${${variable}}" STREQUAL "")
+      _skc_json_string(value "${${variable}}")
+      string(JSON json SET "${json}" ${key} "${value}")
+    endif()
+  endforeach()
+  string(JSON json SET "${json}" shards "${ARG_SHARDS}")
+  foreach(pair sources:ARG_SOURCES backends:ARG_BACKENDS
+      skcOptions:ARG_SKC_OPTIONS)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 key)
+    list(GET pair 1 variable)
+    set(items)
+    foreach(item IN LISTS ${variable})
+      _skc_json_string(value "${item}")
+      list(APPEND items "${value}")
+    endforeach()
+    list(JOIN items ", " items)
+    string(JSON json SET "${json}" ${key} "[${items}]")
+  endforeach()
+  file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/skc-projects/${name}.json"
+    CONTENT "${json}\n")
+endfunction()
+
 # Has every executable and shared library that links <name> also link
 # <objects> as objects of its own (INTERFACE_LINK_LIBRARIES_DIRECT), in the
 # build tree (BUILD_INTERFACE) or from the installed package
@@ -226,6 +273,8 @@ function(skc_add_kernel_library name)
     "--depfile=${depfile}" "--depfile-target=${stamp}"
     "--coverage-report=${coverage_report}")
   set(depends "${schema}")
+  set(tags)
+  set(keys)
   if(ARG_TAGS)
     get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
     list(APPEND options --tags "${tags}")
@@ -254,6 +303,15 @@ function(skc_add_kernel_library name)
   if(ARG_OUTPUT_VARIABLE)
     set(${ARG_OUTPUT_VARIABLE} ${outputs} PARENT_SCOPE)
   endif()
+
+  # The project file skc-lsp reads (docs/editors.md): what this rule gives
+  # skc, so that an editor checks the library's files as the build does.
+  _skc_write_project_file(${name}
+    SCHEMA "${schema}" TAGS "${tags}" DISPATCH_KEYS "${keys}"
+    SOURCES ${cxx_sources} ${cuda_sources} BACKENDS ${ARG_BACKENDS}
+    NAMESPACE "${ARG_NAMESPACE}" CPP_NAMESPACE "${ARG_CPP_NAMESPACE}"
+    SHARDS "${ARG_SHARDS}" GENERATED_DIR "${out_dir}"
+    RUNTIME_INCLUDE "${runtime_include}" SKC_OPTIONS ${ARG_SKC_OPTIONS})
 
   # The stamp is the only output, and the depfile's target: the generated
   # files are byproducts, which Ninja restats and Make never touches, so a
@@ -385,6 +443,8 @@ function(skc_add_meta_tests name)
   set(options --schema "${schema}" --emit-meta-tests "${source}"
     "--backend=$<TARGET_PROPERTY:${ARG_LIBRARY},SKC_BACKENDS>")
   set(depends "${schema}")
+  set(tags)
+  set(keys)
   if(ARG_TAGS)
     get_filename_component(tags "${ARG_TAGS}" ABSOLUTE)
     list(APPEND options --tags "${tags}")

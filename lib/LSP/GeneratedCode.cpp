@@ -49,21 +49,12 @@ Expected<std::string> getGeneratedCode(const ProjectState &State,
   const OperatorModel &Model = Schema->A.Model;
   StringRef Text =
       Schema->SM->getMemoryBuffer(Schema->getSchemaBuffer())->getBuffer();
-  auto GetEntryText = [&](const NativeFunction &Member) {
-    const char *Start = Member.Entry->Loc.getPointer();
-    const char *End = Text.end();
-    for (const std::unique_ptr<NativeFunction> &Next : Model.getFunctions())
-      if (Next->Entry->Loc.getPointer() > Start &&
-          Next->Entry->Loc.getPointer() < End)
-        End = Next->Entry->Loc.getPointer();
-    return StringRef(Start, End - Start).rtrim().str() + "\n";
-  };
   std::string Entries;
   if (F->Group)
     for (const NativeFunction *Member : F->Group->getFunctions())
-      Entries += GetEntryText(*Member);
+      Entries += getEntryText(Model, *Member, Text).str() + "\n";
   else
-    Entries = GetEntryText(*F);
+    Entries = getEntryText(Model, *F, Text).str() + "\n";
 
   Invocation Inv = State.getProject().getSchemaInvocation();
   auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
@@ -90,7 +81,10 @@ Expected<std::string> getGeneratedCode(const ProjectState &State,
                              Stored.Diagnostics.front().Message.c_str());
   std::string Out;
   raw_string_ostream OS(Out);
-  for (const GeneratedFile &File : emitAll(A->Model, getEmitOptions(Inv)))
+  // Named for the project's schema, as the build names them.
+  EmitOptions Emit = getEmitOptions(Inv);
+  Emit.Inputs = {sys::path::filename(State.getProject().SchemaPath).str()};
+  for (const GeneratedFile &File : emitAll(A->Model, Emit))
     OS << "// ===== " << File.Name << " =====\n" << File.Contents << "\n";
   return Out;
 }

@@ -107,7 +107,7 @@ std::optional<lsp::Hover> getHover(const ProjectState &State, StringRef Path,
     if (!F)
       return std::nullopt;
     // The func line, or a dispatch entry.
-    SMRange Range = F->Entry->getKeyRange("func");
+    SMRange Range = F->Entry->Func.getRange();
     if (const BackendKernel *K = findDispatchAt(*F, Loc))
       Range = SMRange(K->KeyRange.Start, K->KernelRange.End);
     else if (toLSPPosition(*Schema->SM, F->Entry->getKeyLoc("func")).line !=

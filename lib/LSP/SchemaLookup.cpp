@@ -25,6 +25,31 @@ const NativeFunction *findFunctionAt(const OperatorModel &Model, SMLoc Loc) {
   return Found;
 }
 
+StringRef getEntryText(const OperatorModel &Model, const NativeFunction &F,
+                       StringRef SchemaText) {
+  auto LineStart = [&](SMLoc Loc) {
+    size_t Offset = Loc.getPointer() - SchemaText.data();
+    size_t NewLine = SchemaText.take_front(Offset).rfind('\n');
+    return NewLine == StringRef::npos ? 0 : NewLine + 1;
+  };
+  size_t Start = LineStart(F.Entry->Loc);
+  size_t End = SchemaText.size();
+  for (const std::unique_ptr<NativeFunction> &Next : Model.getFunctions())
+    if (Next->Entry->Loc.getPointer() > F.Entry->Loc.getPointer())
+      End = std::min(End, LineStart(Next->Entry->Loc));
+  // Drop the blank lines and the comments that come before the next entry.
+  StringRef Text = SchemaText.slice(Start, End);
+  while (true) {
+    StringRef Trimmed = Text.rtrim();
+    size_t LastLine = Trimmed.rfind('\n');
+    StringRef Last =
+        LastLine == StringRef::npos ? Trimmed : Trimmed.drop_front(LastLine + 1);
+    if (LastLine == StringRef::npos || !Last.ltrim().starts_with("#"))
+      return Trimmed;
+    Text = Trimmed.take_front(LastLine);
+  }
+}
+
 const BackendKernel *findDispatchAt(const NativeFunction &F, SMLoc Loc) {
   for (const BackendKernel &K : F.Dispatch)
     for (SMRange R : {K.KeyRange, K.KernelRange})

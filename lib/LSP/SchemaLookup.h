@@ -29,6 +29,13 @@ namespace skc {
 /// its `- ` to the next entry.
 const NativeFunction *findFunctionAt(const OperatorModel &Model,
                                      llvm::SMLoc Loc);
+/// The text of \p F's entry in \p SchemaText (the schema's buffer): from
+/// the start of its `- func:` line to the next entry, trailing blank lines
+/// and comments aside.
+llvm::StringRef getEntryText(const OperatorModel &Model,
+                             const NativeFunction &F,
+                             llvm::StringRef SchemaText);
+
 /// The dispatch entry of \p F whose key or kernel name holds \p Loc.
 const BackendKernel *findDispatchAt(const NativeFunction &F, llvm::SMLoc Loc);
 

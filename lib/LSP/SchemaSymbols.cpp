@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Features.h"
+#include "SchemaLookup.h"
 #include "SourcePositions.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -13,27 +14,23 @@ using namespace llvm;
 
 namespace skc {
 
-/// Where entry \p E ends: the end of the last of its keys' values.
-static SMLoc getEntryEnd(const SchemaEntry &E) {
-  SMLoc End = E.Func.getRange().End;
-  for (const auto &Key : E.KeyRanges)
-    if (Key.second.End.getPointer() > End.getPointer())
-      End = Key.second.End;
-  return End;
-}
-
 std::vector<lsp::DocumentSymbol> getSchemaSymbols(const ProjectState &State) {
   const CheckedSchema *Schema = State.getSchema();
   if (!Schema)
     return {};
   const SourceMgr &SM = *Schema->SM;
+  StringRef Text =
+      SM.getMemoryBuffer(Schema->getSchemaBuffer())->getBuffer();
   std::vector<lsp::DocumentSymbol> Operators;
   // One symbol per operator name, its overloads inside, in file order.
   StringMap<size_t> ByName;
   for (const std::unique_ptr<NativeFunction> &F :
        Schema->A.Model.getFunctions()) {
     const SchemaEntry &E = *F->Entry;
-    lsp::Range Range = toLSPRange(SM, SMRange(E.Loc, getEntryEnd(E)));
+    StringRef Entry = getEntryText(Schema->A.Model, *F, Text);
+    lsp::Range Range = toLSPRange(
+        SM, SMRange(SMLoc::getFromPointer(Entry.begin()),
+                    SMLoc::getFromPointer(Entry.end())));
     lsp::Range NameRange = toLSPRange(SM, F->getSchema().Name.Range);
     lsp::DocumentSymbol Overload(F->getName(), lsp::SymbolKind::Function,
                                  Range, NameRange);

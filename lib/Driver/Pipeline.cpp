@@ -119,7 +119,8 @@ static Error checkKernelSources(const Invocation &Inv,
 }
 
 Expected<Analysis> analyzeSchema(const Invocation &Inv,
-                                 DiagnosticsEngine &Diags) {
+                                 DiagnosticsEngine &Diags,
+                                 YAMLReadCache *Cache) {
   SourceMgr &SM = Diags.getSourceMgr();
   vfs::FileSystem *FS = Inv.FileSystem.get();
   Expected<unsigned> SchemaBuffer = addFile(SM, Inv.SchemaPath, FS);
@@ -141,7 +142,7 @@ Expected<Analysis> analyzeSchema(const Invocation &Inv,
     Keys.addKeys(parseDispatchKeysFile(*KeysBuffer, Diags), Diags);
   }
   std::vector<SchemaEntry> Entries =
-      parseSchemaFile(*SchemaBuffer, *A.Types, Diags);
+      parseSchemaFile(*SchemaBuffer, *A.Types, Diags, Cache);
   A.Model = buildOperatorModel(std::move(Entries), A.Tags ? &*A.Tags : nullptr,
                                Diags, std::move(Keys));
   return A;

@@ -25,7 +25,8 @@ static const NativeFunction *findOperator(const ProjectState &State,
     return findFunctionAt(
         Schema.A.Model,
         fromLSPPosition(*Schema.SM, Schema.getSchemaBuffer(), P));
-  const KernelSymbol *S = findKernelAt(State.getKernels(Path), P);
+  std::vector<KernelSymbol> Kernels = State.getIndex().getKernels(Path);
+  const KernelSymbol *S = findKernelAt(Kernels, P);
   if (!S)
     return nullptr;
   std::vector<KernelUse> Uses = findUses(Schema.A.Model, S->Kind, S->Name);

@@ -36,13 +36,13 @@ static std::string getAuthoredSignature(const SignatureOrError &S,
 /// no source it has seen does.
 static std::string whereDefined(const ProjectState &State, KernelDeclKind Kind,
                                 StringRef Name) {
-  std::vector<const KernelSymbol *> Found = State.findKernels(Kind, Name);
+  std::vector<KernelSymbol> Found = State.getIndex().find(Kind, Name);
   if (Found.empty())
     return "no source defines it";
   std::string Text = "defined in ";
   for (size_t I = 0; I != Found.size(); ++I)
-    Text += (I ? ", `" : "`") + sys::path::filename(Found[I]->File).str() +
-            ":" + std::to_string(Found[I]->NameRange.start.line + 1) + "`";
+    Text += (I ? ", `" : "`") + sys::path::filename(Found[I].File).str() +
+            ":" + std::to_string(Found[I].NameRange.start.line + 1) + "`";
   return Text;
 }
 
@@ -117,7 +117,8 @@ std::optional<lsp::Hover> getHover(const ProjectState &State, StringRef Path,
     H.contents.value = describe(State, *F);
     return H;
   }
-  const KernelSymbol *S = findKernelAt(State.getKernels(Path), P);
+  std::vector<KernelSymbol> Kernels = State.getIndex().getKernels(Path);
+  const KernelSymbol *S = findKernelAt(Kernels, P);
   if (!S)
     return std::nullopt;
   std::vector<KernelUse> Uses = findUses(Model, S->Kind, S->Name);

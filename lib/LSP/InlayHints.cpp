@@ -44,7 +44,7 @@ std::vector<lsp::InlayHint> getInlayHints(const ProjectState &State,
   if (!Schema)
     return {};
   std::vector<lsp::InlayHint> Hints;
-  for (const KernelSymbol &S : State.getKernels(Path)) {
+  for (const KernelSymbol &S : State.getIndex().getKernels(Path)) {
     std::vector<KernelUse> Uses = findUses(Schema->A.Model, S.Kind, S.Name);
     if (Uses.empty())
       continue;

@@ -13,8 +13,11 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <chrono>
 
 using namespace llvm;
 
@@ -26,6 +29,45 @@ void shareBuffers(const SourceMgr &From, SourceMgr &Into) {
         MemoryBuffer::getMemBuffer(From.getMemoryBuffer(ID)->getMemBufferRef(),
                                    /*RequiresNullTerminator=*/false),
         SMLoc());
+}
+
+/// The kernels \p Decls defines in \p Path, whose locations are in \p SM.
+static std::vector<KernelSymbol> getKernelSymbols(StringRef Path,
+                                                  const SourceMgr &SM,
+                                                  ArrayRef<KernelDecl> Decls) {
+  std::vector<KernelSymbol> Symbols;
+  for (const KernelDecl &D : Decls) {
+    // Helpers spelled out in namespace sk::native are not kernels.
+    if (D.Kind == KernelDeclKind::Native && !D.isFromMacro())
+      continue;
+    KernelSymbol S;
+    S.Kind = D.Kind;
+    S.Name = D.Name;
+    S.File = getFile(SM, D.Loc).str();
+    S.Macro = D.Macro;
+    S.InCUDASource = D.InCUDASource;
+    lsp::Position NameStart = toLSPPosition(SM, D.Loc);
+    // The name as the macro's argument or as written: up to its end.
+    StringRef Rest(D.Loc.getPointer());
+    size_t Length = Rest.find_if_not(
+        [](char C) { return isAlnum(C) || C == '_'; });
+    S.NameRange = toLSPRange(
+        SM, SMRange(D.Loc, SMLoc::getFromPointer(D.Loc.getPointer() +
+                                                 std::min(Length, Rest.size()))));
+    S.HeadRange.start = D.MacroNameRange.isValid()
+                            ? toLSPPosition(SM, D.MacroNameRange.Start)
+                            : NameStart;
+    S.HeadRange.end = D.ParamListRange.isValid()
+                          ? toLSPPosition(SM, D.ParamListRange.End)
+                          : S.NameRange.end;
+    for (const KernelParam &Param : D.Params)
+      S.ParamStarts.push_back(toLSPPosition(SM, Param.Range.Start));
+    // A definition in a header the source includes belongs to that file.
+    if (S.File != Path)
+      continue;
+    Symbols.push_back(std::move(S));
+  }
+  return Symbols;
 }
 
 ProjectState::ProjectState(Project P, IntrusiveRefCntPtr<vfs::FileSystem> FS,
@@ -60,29 +102,42 @@ Expected<bool> ProjectState::refreshSchema() {
   auto Checked = std::make_unique<CheckedSchema>();
   StoredDiagnosticConsumer Stored;
   DiagnosticsEngine Diags(*Checked->SM, Stored);
-  Expected<Analysis> A = analyzeSchema(Inv, Diags);
+  Expected<Analysis> A = analyzeSchema(Inv, Diags, &ReadCache);
   if (!A)
     return A.takeError();
   Checked->A = std::move(*A);
   Checked->Diagnostics.assign(Stored.Diagnostics.begin(),
                               Stored.Diagnostics.end());
   Checked->HasErrors = Diags.hasErrors();
-  if (!Checked->HasErrors)
-    Checked->Headers = emitKernelHeaders(Inv, Checked->A.Model);
   Checked->Texts = std::move(Texts);
-  // The preambles include the generated headers: a session made for other
-  // headers is of no more use.
-  auto SameHeaders = [](ArrayRef<GeneratedFile> A, ArrayRef<GeneratedFile> B) {
-    return A.size() == B.size() &&
-           std::equal(A.begin(), A.end(), B.begin(),
-                      [](const GeneratedFile &X, const GeneratedFile &Y) {
-                        return X.Name == Y.Name && X.Contents == Y.Contents;
-                      });
-  };
-  if (!Schema || !SameHeaders(Schema->Headers, Checked->Headers))
-    Session.reset();
   Schema = std::move(Checked);
+  ++SchemaGeneration;
   return true;
+}
+
+static bool sameFiles(ArrayRef<GeneratedFile> A, ArrayRef<GeneratedFile> B) {
+  return A.size() == B.size() &&
+         std::equal(A.begin(), A.end(), B.begin(),
+                    [](const GeneratedFile &X, const GeneratedFile &Y) {
+                      return X.Name == Y.Name && X.Contents == Y.Contents;
+                    });
+}
+
+const std::shared_ptr<const std::vector<GeneratedFile>> &
+ProjectState::getHeaders() {
+  if (HeadersGeneration == SchemaGeneration)
+    return Headers;
+  auto Fresh = std::make_shared<const std::vector<GeneratedFile>>(
+      emitKernelHeaders(getInvocation(), Schema->A.Model));
+  HeadersGeneration = SchemaGeneration;
+  // The preambles include the generated headers: a session made for other
+  // headers is of no more use. An edit of the schema that changes no
+  // declaration keeps the session and its preambles.
+  if (!Headers || !sameFiles(*Headers, *Fresh)) {
+    Headers = std::move(Fresh);
+    Session.reset();
+  }
+  return Headers;
 }
 
 StringMap<std::vector<json::Value>> ProjectState::getSchemaDiagnostics() const {
@@ -143,9 +198,10 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
   std::shared_ptr<const clang::tooling::CompilationDatabase> DB =
       getDatabase();
   Invocation Inv = getInvocation();
+  const std::shared_ptr<const std::vector<GeneratedFile>> &Generated =
+      getHeaders();
   if (!Session) {
-    KernelSourceOptions Options =
-        getKernelSourceOptions(Inv, Schema->Headers);
+    KernelSourceOptions Options = getKernelSourceOptions(Inv, *Generated);
     // As the author types; a save asks for the full check.
     Options.InstantiateFunctionTemplates = false;
     Session = std::make_unique<KernelSourceSession>(std::move(Options), DB);
@@ -156,8 +212,15 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
   StoredDiagnosticConsumer Stored;
   DiagnosticsEngine Diags(SM, Stored);
   std::vector<KernelDecl> Decls;
+  auto Start = std::chrono::steady_clock::now();
   if (Error E = Session->parse(Path, Text, Diags, Decls, Full))
     return E;
+  lsp::Logger::info(
+      "parsed '{0}' in {1} ms ({2} check, preamble {3})", Path,
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::steady_clock::now() - Start)
+          .count(),
+      Full ? "full" : "quick", Session->reusedPreamble() ? "reused" : "built");
   KernelCheckOptions Check = getKernelCheckOptions(Inv);
   Check.RequireAllKernels = false;
   checkKernels(Schema->A.Model, Decls, Check, Diags);
@@ -170,87 +233,35 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
     if (auto It = ByFile.find(File); It != ByFile.end())
       for (json::Value &V : It->second)
         Result.Diagnostics.push_back(std::move(V));
-  indexDecls(Path, SM, Decls);
-  Result.Kernels = Index[Path];
+  Result.Kernels = getKernelSymbols(Path, SM, Decls);
+  Index->set(Path, Result.Kernels);
   return Result;
 }
 
-Error ProjectState::indexSource(StringRef Path) {
+std::optional<unique_function<void()>>
+ProjectState::makeIndexTask(StringRef Path) {
   if (!Schema || Schema->HasErrors)
-    return Error::success();
-  std::shared_ptr<const clang::tooling::CompilationDatabase> DB =
-      getDatabase();
+    return std::nullopt;
   KernelSourceOptions Options =
-      getKernelSourceOptions(getInvocation(), Schema->Headers);
+      getKernelSourceOptions(getInvocation(), *getHeaders());
   Options.InstantiateFunctionTemplates = false;
-  SourceMgr SM;
-  shareBuffers(*Schema->SM, SM);
-  StoredDiagnosticConsumer Ignored;
-  DiagnosticsEngine Diags(SM, Ignored);
-  std::vector<KernelDecl> Decls;
-  if (Error E = parseKernelSources({Path.str()}, DB.get(), Options, Diags,
-                                   Decls))
-    return E;
-  indexDecls(Path, SM, Decls);
-  return Error::success();
+  // What the task reads is its own or shared and never changed, so that the
+  // worker may go on while it runs.
+  return [Path = Path.str(), Options = std::move(Options), DB = getDatabase(),
+          Schema = Schema, Index = Index] {
+    SourceMgr SM;
+    shareBuffers(*Schema->SM, SM);
+    StoredDiagnosticConsumer Ignored;
+    DiagnosticsEngine Diags(SM, Ignored);
+    std::vector<KernelDecl> Decls;
+    if (Error E = parseKernelSources({Path}, DB.get(), Options, Diags, Decls)) {
+      lsp::Logger::error("cannot index '{0}': {1}", Path,
+                         toString(std::move(E)));
+      return;
+    }
+    Index->setIfAbsent(Path, getKernelSymbols(Path, SM, Decls));
+  };
 }
 
-void ProjectState::indexDecls(StringRef Path, const SourceMgr &SM,
-                              ArrayRef<KernelDecl> Decls) {
-  std::vector<KernelSymbol> &Symbols = Index[Path];
-  Symbols.clear();
-  for (const KernelDecl &D : Decls) {
-    // Helpers spelled out in namespace sk::native are not kernels.
-    if (D.Kind == KernelDeclKind::Native && !D.isFromMacro())
-      continue;
-    KernelSymbol S;
-    S.Kind = D.Kind;
-    S.Name = D.Name;
-    S.File = getFile(SM, D.Loc).str();
-    S.Macro = D.Macro;
-    S.InCUDASource = D.InCUDASource;
-    lsp::Position NameStart = toLSPPosition(SM, D.Loc);
-    // The name as the macro's argument or as written: up to its end.
-    StringRef Rest(D.Loc.getPointer());
-    size_t Length = Rest.find_if_not(
-        [](char C) { return isAlnum(C) || C == '_'; });
-    S.NameRange = toLSPRange(
-        SM, SMRange(D.Loc, SMLoc::getFromPointer(D.Loc.getPointer() +
-                                                 std::min(Length, Rest.size()))));
-    S.HeadRange.start = D.MacroNameRange.isValid()
-                            ? toLSPPosition(SM, D.MacroNameRange.Start)
-                            : NameStart;
-    S.HeadRange.end = D.ParamListRange.isValid()
-                          ? toLSPPosition(SM, D.ParamListRange.End)
-                          : S.NameRange.end;
-    for (const KernelParam &Param : D.Params)
-      S.ParamStarts.push_back(toLSPPosition(SM, Param.Range.Start));
-    // A definition in a header the source includes belongs to that file.
-    if (S.File != Path)
-      continue;
-    Symbols.push_back(std::move(S));
-  }
-}
-
-std::vector<const KernelSymbol *>
-ProjectState::findKernels(KernelDeclKind Kind, StringRef Name) const {
-  std::vector<const KernelSymbol *> Found;
-  for (const auto &Entry : Index)
-    for (const KernelSymbol &S : Entry.second)
-      if (S.Kind == Kind && S.Name == Name)
-        Found.push_back(&S);
-  llvm::sort(Found, [](const KernelSymbol *A, const KernelSymbol *B) {
-    return std::tie(A->File, A->NameRange.start) <
-           std::tie(B->File, B->NameRange.start);
-  });
-  return Found;
-}
-
-ArrayRef<KernelSymbol> ProjectState::getKernels(StringRef Path) const {
-  auto It = Index.find(Path);
-  if (It == Index.end())
-    return {};
-  return It->second;
-}
 
 } // namespace skc

@@ -15,6 +15,7 @@
 #ifndef SKC_LIB_LSP_PROJECTSTATE_H
 #define SKC_LIB_LSP_PROJECTSTATE_H
 
+#include "KernelIndex.h"
 #include "Project.h"
 
 #include "skc/Basic/Diagnostic.h"
@@ -25,7 +26,10 @@
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include "llvm/ADT/FunctionExtras.h"
+
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,33 +44,13 @@ namespace skc {
 
 class KernelSourceSession;
 
-/// A kernel definition, as the index keeps it: where it is, in LSP terms,
-/// outliving the parse that found it.
-struct KernelSymbol {
-  KernelDeclKind Kind;
-  /// KernelDecl::Name: "structured_add_out", "relu_cpu".
-  std::string Name;
-  std::string File;
-  /// KernelDecl::Macro: "meta", "impl", ...; empty when spelled out.
-  std::string Macro;
-  bool InCUDASource = false;
-  /// The name (the macro's argument), and the definition's head: from the
-  /// macro to the end of the parameter list.
-  llvm::lsp::Range NameRange;
-  llvm::lsp::Range HeadRange;
-  /// Where each parameter starts.
-  std::vector<llvm::lsp::Position> ParamStarts;
-};
-
 /// A project's schema and catalogues, checked.
 struct CheckedSchema {
   /// Owns the files' buffers; the model's locations point into them.
   std::unique_ptr<llvm::SourceMgr> SM = std::make_unique<llvm::SourceMgr>();
   std::vector<Diagnostic> Diagnostics;
   Analysis A;
-  /// The headers the kernel sources include; empty when the schema has
-  /// errors, and then no source is checked.
-  std::vector<GeneratedFile> Headers;
+  /// With errors, no source is checked against it.
   bool HasErrors = false;
   /// The texts checked, schema first, to see whether they changed.
   std::vector<std::string> Texts;
@@ -113,39 +97,39 @@ public:
   /// check is the quick one for an edit. Updates the index.
   llvm::Expected<SourceCheck> checkSource(llvm::StringRef Path,
                                           llvm::StringRef Text, bool Full);
-  /// Finds the kernels of a source that is not open, for the index.
-  llvm::Error indexSource(llvm::StringRef Path);
-  /// Whether \p Path's kernels are in the index.
-  bool isIndexed(llvm::StringRef Path) const { return Index.count(Path); }
+  /// Indexing \p Path, a source that is not open, as a task that may run
+  /// on another thread: it parses the file with the schema as it is now,
+  /// and adds its kernels to the index unless a check got there first.
+  /// None while the schema has errors.
+  std::optional<llvm::unique_function<void()>>
+  makeIndexTask(llvm::StringRef Path);
 
-  /// The kernels the index knows, by source.
-  const llvm::StringMap<std::vector<KernelSymbol>> &getIndex() const {
-    return Index;
-  }
-  std::vector<const KernelSymbol *> findKernels(KernelDeclKind Kind,
-                                                llvm::StringRef Name) const;
-  /// The kernels source \p Path defines, as last indexed.
-  llvm::ArrayRef<KernelSymbol> getKernels(llvm::StringRef Path) const;
+  const KernelIndex &getIndex() const { return *Index; }
 
 private:
   Invocation getInvocation() const;
   /// The compile commands of the build directory; null when there is none
   /// or it cannot be read (said once through Warn).
   std::shared_ptr<const clang::tooling::CompilationDatabase> getDatabase();
-  /// Replaces the index's kernels of \p Path with those of \p Decls, whose
-  /// locations are in \p SM.
-  void indexDecls(llvm::StringRef Path, const llvm::SourceMgr &SM,
-                  llvm::ArrayRef<KernelDecl> Decls);
+  /// The headers generated from the schema, made the first time a source
+  /// needs them: a schema on its own is checked without them.
+  const std::shared_ptr<const std::vector<GeneratedFile>> &getHeaders();
 
   Project P;
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
   const ServerHooks &Hooks;
-  std::unique_ptr<CheckedSchema> Schema;
-  /// Made for the schema's headers; made again when they change.
+  std::shared_ptr<const CheckedSchema> Schema;
+  /// The schema's entries as last read, for the next check of an edit.
+  YAMLReadCache ReadCache;
+  std::shared_ptr<const std::vector<GeneratedFile>> Headers;
+  /// Made for Headers; made again when they change.
   std::unique_ptr<KernelSourceSession> Session;
   std::shared_ptr<const clang::tooling::CompilationDatabase> Database;
   bool DatabaseLoaded = false;
-  llvm::StringMap<std::vector<KernelSymbol>> Index;
+  /// Counts the schema's checks; Headers are of check HeadersGeneration.
+  unsigned SchemaGeneration = 0;
+  unsigned HeadersGeneration = 0;
+  std::shared_ptr<KernelIndex> Index = std::make_shared<KernelIndex>();
 };
 
 /// Adds to \p Into a view of every buffer of \p From, in order, so that an

@@ -6,12 +6,19 @@
 
 #include "Scheduler.h"
 
+#include "llvm/Support/Threading.h"
+
 namespace skc {
 
-Scheduler::Scheduler(bool Synchronous, std::chrono::milliseconds Debounce)
+Scheduler::Scheduler(bool Synchronous, std::chrono::milliseconds Debounce,
+                     bool Background)
     : Synchronous(Synchronous), Debounce(Debounce) {
   if (!Synchronous)
-    Worker = std::thread([this] { run(); });
+    Worker = std::thread([this, Background] {
+      if (Background)
+        llvm::set_thread_priority(llvm::ThreadPriority::Background);
+      run();
+    });
 }
 
 Scheduler::~Scheduler() {

@@ -36,8 +36,11 @@ public:
   using Task = llvm::unique_function<void()>;
   using Clock = std::chrono::steady_clock;
 
-  /// \p Debounce: how long a check waits for another edit.
-  Scheduler(bool Synchronous, std::chrono::milliseconds Debounce);
+  /// \p Debounce: how long a check waits for another edit. \p Background:
+  /// the worker runs at the system's lowest priority (llvm::
+  /// set_thread_priority), as clangd's background index does.
+  Scheduler(bool Synchronous, std::chrono::milliseconds Debounce,
+            bool Background = false);
   /// Runs the requests scheduled, drops the checks and the indexing not
   /// started (the client has gone), then stops.
   ~Scheduler();

@@ -122,17 +122,16 @@ getSchemaCompletion(const ProjectState &State, StringRef Text,
     break;
   case CompletionContext::Kernel: {
     StringSet<> Seen;
-    for (const auto &Entry : State.getIndex())
-      for (const KernelSymbol &S : Entry.second) {
-        if (S.Kind == KernelDeclKind::Meta)
-          continue;
-        StringRef Name = S.Name;
-        if (S.Kind == KernelDeclKind::Impl)
-          Name.consume_front(StructuredClassPrefix);
-        if (Seen.insert(Name).second)
-          Add(Name, lsp::CompletionItemKind::Function,
-              S.Kind == KernelDeclKind::Impl ? "SK_IMPL_FUNC" : "SK_NATIVE_FUNC");
-      }
+    for (const KernelSymbol &S : State.getIndex().getAll()) {
+      if (S.Kind == KernelDeclKind::Meta)
+        continue;
+      StringRef Name = S.Name;
+      if (S.Kind == KernelDeclKind::Impl)
+        Name.consume_front(StructuredClassPrefix);
+      if (Seen.insert(Name).second)
+        Add(Name, lsp::CompletionItemKind::Function,
+            S.Kind == KernelDeclKind::Impl ? "SK_IMPL_FUNC" : "SK_NATIVE_FUNC");
+    }
     break;
   }
   case CompletionContext::Tag:

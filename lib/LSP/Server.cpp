@@ -86,7 +86,8 @@ public:
                            showWarning(Message);
                          },
                          [this](StringRef Path) { return getURI(Path); }}),
-        Sched(Options.Synchronous, Options.Debounce) {
+        Sched(Options.Synchronous, Options.Debounce),
+        Indexer(Options.Synchronous, Options.Debounce, /*Background=*/true) {
     Handler.method("initialize", this, &Server::onInitialize);
     Handler.notification("initialized", this, &Server::onInitialized);
     Handler.method("shutdown", this, &Server::onShutdown);
@@ -168,9 +169,12 @@ private:
   Workspace Work;
   /// The files each check's origin last published diagnostics for.
   StringMap<StringSet<>> PublishedFor;
-  /// Last: its destructor runs the requests still queued, which use the
-  /// members above.
+  /// Last: their destructors run the requests still queued, which use the
+  /// members above. The indexer's tasks own what they use.
   Scheduler Sched;
+  /// Indexes the sources that are not open, at the system's lowest
+  /// priority, so that a check never waits for it.
+  Scheduler Indexer;
 };
 
 } // namespace
@@ -302,17 +306,11 @@ void Server::publishSchema(ProjectState &State) {
   // The index: what the sources not open define, for navigation and
   // completion, when nothing else waits.
   for (const std::string &Source : State.getProject().Sources) {
-    if (State.isIndexed(Source) || Documents.get(Source))
+    if (State.getIndex().contains(Source) || Documents.get(Source))
       continue;
-    // The project may have been made again by the time it runs.
-    Sched.scheduleIdle([this, Source] {
-      ProjectState *Now = Work.getProjectFor(Source);
-      if (!Now || Now->isIndexed(Source))
-        return;
-      if (Error E = Now->indexSource(Source))
-        lsp::Logger::error("cannot index '{0}': {1}", Source,
-                           toString(std::move(E)));
-    });
+    if (std::optional<unique_function<void()>> Task =
+            State.makeIndexTask(Source))
+      Indexer.scheduleIdle(std::move(*Task));
   }
 }
 

@@ -41,8 +41,8 @@ static std::vector<PlaceInFile> getDefinitions(const ProjectState &State,
                                                KernelDeclKind Kind,
                                                StringRef Name) {
   std::vector<PlaceInFile> Places;
-  for (const KernelSymbol *S : State.findKernels(Kind, Name))
-    Places.push_back({S->File, S->NameRange});
+  for (const KernelSymbol &S : State.getIndex().find(Kind, Name))
+    Places.push_back({S.File, S.NameRange});
   return Places;
 }
 
@@ -76,7 +76,8 @@ std::vector<PlaceInFile> getDefinition(const ProjectState &State,
   if (!Schema)
     return {};
   if (Path != State.getProject().SchemaPath) {
-    const KernelSymbol *S = findKernelAt(State.getKernels(Path), P);
+    std::vector<KernelSymbol> Kernels = State.getIndex().getKernels(Path);
+    const KernelSymbol *S = findKernelAt(Kernels, P);
     return S ? getSchemaPlaces(State, S->Kind, S->Name)
              : std::vector<PlaceInFile>();
   }
@@ -115,8 +116,10 @@ std::vector<PlaceInFile> getReferences(const ProjectState &State,
     if (const NativeFunction *F = findFunctionAt(Schema->A.Model, Loc))
       if (const BackendKernel *K = findDispatchAt(*F, Loc))
         Kernel = getDefinitionName(*K);
-  } else if (const KernelSymbol *S = findKernelAt(State.getKernels(Path), P)) {
-    Kernel = {S->Kind, S->Name};
+  } else {
+    std::vector<KernelSymbol> Kernels = State.getIndex().getKernels(Path);
+    if (const KernelSymbol *S = findKernelAt(Kernels, P))
+      Kernel = {S->Kind, S->Name};
   }
   if (!Kernel)
     return {};

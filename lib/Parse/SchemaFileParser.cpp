@@ -238,8 +238,9 @@ enum class ListOf { OperatorEntries, Tags, DispatchKeys };
 /// The YAML list that SourceMgr buffer \p BufferID holds; std::nullopt for
 /// an empty file, and, reported, for one that is not a list.
 static std::optional<YAMLNode> readList(unsigned BufferID, ListOf What,
-                                        DiagnosticsEngine &Diags) {
-  std::optional<YAMLNode> Root = readYAML(BufferID, Diags);
+                                        DiagnosticsEngine &Diags,
+                                        YAMLReadCache *Cache = nullptr) {
+  std::optional<YAMLNode> Root = readYAML(BufferID, Diags, Cache);
   if (!Root || Root->isNull())
     return std::nullopt;
   if (!Root->isSequence()) {
@@ -251,10 +252,11 @@ static std::optional<YAMLNode> readList(unsigned BufferID, ListOf What,
 }
 
 std::vector<SchemaEntry> parseSchemaFile(unsigned BufferID, TypeContext &Types,
-                                         DiagnosticsEngine &Diags) {
+                                         DiagnosticsEngine &Diags,
+                                         YAMLReadCache *Cache) {
   std::vector<SchemaEntry> Entries;
   std::optional<YAMLNode> Root =
-      readList(BufferID, ListOf::OperatorEntries, Diags);
+      readList(BufferID, ListOf::OperatorEntries, Diags, Cache);
   if (!Root)
     return Entries;
   EntryReader Reader(Types, Diags);

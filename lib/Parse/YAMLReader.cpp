@@ -188,9 +188,125 @@ std::optional<YAMLNode> Converter::convert(const YAML::Node &N) {
   return std::nullopt;
 }
 
-std::optional<YAMLNode> readYAML(unsigned BufferID, DiagnosticsEngine &Diags) {
+YAMLNode YAMLNode::relocated(const char *From, const char *To) const {
+  auto Move = [&](SMLoc Loc) {
+    return Loc.isValid() ? SMLoc::getFromPointer(To + (Loc.getPointer() - From))
+                         : Loc;
+  };
+  auto MoveScalar = [&](YAMLScalar S) {
+    S.Loc = Move(S.Loc);
+    S.ValueLoc = Move(S.ValueLoc);
+    return S;
+  };
+  YAMLNode N(Kind, Move(Loc));
+  N.Scalar = MoveScalar(Scalar);
+  N.Items.reserve(Items.size());
+  for (const YAMLNode &Item : Items)
+    N.Items.push_back(Item.relocated(From, To));
+  N.Entries.reserve(Entries.size());
+  for (const KeyValue &KV : Entries)
+    N.Entries.emplace_back(MoveScalar(KV.first), KV.second.relocated(From, To));
+  return N;
+}
+
+struct YAMLReadCache::Implementation {
+  struct Item {
+    Item(YAMLNode Node) : Node(std::move(Node)) {}
+    /// Its locations point into the entry's key: a copy of its text.
+    YAMLNode Node;
+    bool Used = false;
+  };
+  /// By the item's text.
+  StringMap<Item> Items;
+};
+
+YAMLReadCache::YAMLReadCache() : Impl(std::make_unique<Implementation>()) {}
+YAMLReadCache::~YAMLReadCache() = default;
+
+/// The items of the list \p Buffer holds, each from the cache or read on
+/// its own; none when Buffer is not a plain list of items, or an item has a
+/// problem (the whole document's read then reports it).
+static std::optional<YAMLNode>
+readItems(StringRef Buffer, const SourceMgr &SM,
+          YAMLReadCache::Implementation &Cache) {
+  // Before the first item: comments and blank lines only.
+  SmallVector<StringRef, 0> Chunks;
+  size_t ItemStart = StringRef::npos;
+  for (size_t LineStart = 0; LineStart < Buffer.size();) {
+    size_t LineEnd = Buffer.find('\n', LineStart);
+    if (LineEnd == StringRef::npos)
+      LineEnd = Buffer.size();
+    StringRef Line = Buffer.slice(LineStart, LineEnd);
+    if (Line == "-" || Line.starts_with("- ")) {
+      if (ItemStart != StringRef::npos)
+        Chunks.push_back(Buffer.slice(ItemStart, LineStart));
+      ItemStart = LineStart;
+    } else if (ItemStart == StringRef::npos) {
+      StringRef Trimmed = Line.trim();
+      if (!Trimmed.empty() && !Trimmed.starts_with("#"))
+        return std::nullopt;
+    } else if (Line.starts_with("---") || Line.starts_with("...") ||
+               Line.starts_with("%")) {
+      return std::nullopt; // Documents and directives: the whole read.
+    }
+    LineStart = LineEnd + 1;
+  }
+  if (ItemStart == StringRef::npos)
+    return std::nullopt;
+  Chunks.push_back(Buffer.substr(ItemStart));
+
+  std::vector<YAMLNode> Items;
+  Items.reserve(Chunks.size());
+  for (StringRef Chunk : Chunks) {
+    auto Cached = Cache.Items.find(Chunk);
+    if (Cached == Cache.Items.end()) {
+      // Read on its own; anything reported sends the file to the whole read.
+      StoredDiagnosticConsumer Problems;
+      DiagnosticsEngine Scratch(const_cast<SourceMgr &>(SM), Problems);
+      std::optional<YAMLNode> Item;
+      try {
+        YAML::Node Root = YAML::Load(Chunk.str());
+        if (!Root.IsSequence() || Root.size() != 1)
+          return std::nullopt;
+        Converter C(Chunk, Scratch);
+        Item = C.convert(Root[0]);
+        if (C.failed())
+          return std::nullopt;
+      } catch (const YAML::Exception &) {
+        return std::nullopt;
+      }
+      if (!Item || !Problems.Diagnostics.empty())
+        return std::nullopt;
+      Cached =
+          Cache.Items.try_emplace(Chunk, YAMLNode::makeNull(SMLoc())).first;
+      Cached->second.Node =
+          Item->relocated(Chunk.data(), Cached->first().data());
+    }
+    Cached->second.Used = true;
+    Items.push_back(
+        Cached->second.Node.relocated(Cached->first().data(), Chunk.data()));
+  }
+  // What this read did not use, the next will not either.
+  for (auto It = Cache.Items.begin(); It != Cache.Items.end();) {
+    auto Next = std::next(It);
+    if (!It->second.Used)
+      Cache.Items.erase(It);
+    else
+      It->second.Used = false;
+    It = Next;
+  }
+  return YAMLNode::makeSequence(SMLoc::getFromPointer(Chunks.front().data()),
+                                std::move(Items));
+}
+
+std::optional<YAMLNode> readYAML(unsigned BufferID, DiagnosticsEngine &Diags,
+                                 YAMLReadCache *Cache) {
   const MemoryBuffer *MB = Diags.getSourceMgr().getMemoryBuffer(BufferID);
   StringRef Buffer = MB->getBuffer();
+  if (Cache)
+    if (std::optional<YAMLNode> Tree =
+            readItems(Buffer, Diags.getSourceMgr(), Cache->getImplementation()))
+      return Tree;
   try {
     YAML::Node Root = YAML::Load(Buffer.str());
     Converter C(Buffer, Diags);

@@ -57,9 +57,12 @@ struct Analysis {
 };
 
 /// Reads and checks the schema and its catalogues, reporting to \p Diags,
-/// whose SourceMgr gets the files; the sources are left alone.
+/// whose SourceMgr gets the files; the sources are left alone. \p Cache
+/// keeps, from one check of an edited schema to the next, what need not be
+/// read again.
 llvm::Expected<Analysis> analyzeSchema(const Invocation &Inv,
-                                       DiagnosticsEngine &Diags);
+                                       DiagnosticsEngine &Diags,
+                                       YAMLReadCache *Cache = nullptr);
 
 /// What \p Inv asks the emitters for.
 EmitOptions getEmitOptions(const Invocation &Inv);

@@ -78,9 +78,11 @@ llvm::ArrayRef<llvm::StringRef> getSchemaEntryKeys();
 
 /// Reads the operator entries of SourceMgr buffer \p BufferID. Entries whose
 /// structure is broken are reported and dropped; an entry whose `func` does
-/// not parse is kept without a Schema so later checks can skip it.
+/// not parse is kept without a Schema so later checks can skip it. \p Cache
+/// keeps what an editor's next read need not read again (readYAML).
 std::vector<SchemaEntry> parseSchemaFile(unsigned BufferID, TypeContext &Types,
-                                         DiagnosticsEngine &Diags);
+                                         DiagnosticsEngine &Diags,
+                                         YAMLReadCache *Cache = nullptr);
 
 /// The tags a tags.yaml file declares: `- tag: NAME` / `desc: TEXT` pairs.
 struct TagsFile {

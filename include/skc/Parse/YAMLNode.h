@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -105,6 +106,10 @@ public:
     return N;
   }
 
+  /// This tree with its locations moved from one copy of its text, at
+  /// \p From, to another, at \p To.
+  YAMLNode relocated(const char *From, const char *To) const;
+
 private:
   YAMLNode(NodeKind Kind, llvm::SMLoc Loc) : Kind(Kind), Loc(Loc) {}
 
@@ -115,10 +120,32 @@ private:
   std::vector<KeyValue> Entries;
 };
 
+/// What reading a file again after an edit need not read again: the items
+/// of a list at the top level whose text has not changed. yaml-cpp's
+/// scanner is most of a schema check (docs/performance.md), and an editor
+/// changes one entry at a time.
+class YAMLReadCache {
+public:
+  YAMLReadCache();
+  ~YAMLReadCache();
+  YAMLReadCache(const YAMLReadCache &) = delete;
+  YAMLReadCache &operator=(const YAMLReadCache &) = delete;
+
+  struct Implementation;
+  Implementation &getImplementation() { return *Impl; }
+
+private:
+  std::unique_ptr<Implementation> Impl;
+};
+
 /// Reads the first document of SourceMgr buffer \p BufferID. Syntax errors,
 /// duplicate keys and non-scalar keys are reported to \p Diags; on a syntax
-/// error there is no tree and the result is std::nullopt.
-std::optional<YAMLNode> readYAML(unsigned BufferID, DiagnosticsEngine &Diags);
+/// error there is no tree and the result is std::nullopt. With \p Cache, a
+/// list at the top level (`- ` at the start of a line begins each item) is
+/// read item by item, each item not read before on its own, with the same
+/// result; anything else, or any problem, reads the whole document.
+std::optional<YAMLNode> readYAML(unsigned BufferID, DiagnosticsEngine &Diags,
+                                 YAMLReadCache *Cache = nullptr);
 
 } // namespace skc
 

@@ -89,3 +89,87 @@ TEST_F(YAMLReaderTest, AliasExpansionIsBounded) {
 }
 
 } // namespace
+
+/// Whether \p A and \p B are the same tree at the same places.
+void expectSameTree(const YAMLNode &A, const YAMLNode &B) {
+  ASSERT_EQ(A.getKind(), B.getKind());
+  EXPECT_EQ(A.getLoc().getPointer(), B.getLoc().getPointer());
+  auto SameScalar = [](const YAMLScalar &X, const YAMLScalar &Y) {
+    EXPECT_EQ(X.Value, Y.Value);
+    EXPECT_EQ(X.Loc.getPointer(), Y.Loc.getPointer());
+    EXPECT_EQ(X.ValueLoc.getPointer(), Y.ValueLoc.getPointer());
+    EXPECT_EQ(X.Verbatim, Y.Verbatim);
+    EXPECT_EQ(X.Plain, Y.Plain);
+  };
+  if (A.isScalar())
+    SameScalar(A.getScalar(), B.getScalar());
+  if (A.isSequence()) {
+    ASSERT_EQ(A.getItems().size(), B.getItems().size());
+    for (size_t I = 0; I != A.getItems().size(); ++I)
+      expectSameTree(A.getItems()[I], B.getItems()[I]);
+  }
+  if (A.isMapping()) {
+    ASSERT_EQ(A.getEntries().size(), B.getEntries().size());
+    for (size_t I = 0; I != A.getEntries().size(); ++I) {
+      SameScalar(A.getEntries()[I].first, B.getEntries()[I].first);
+      expectSameTree(A.getEntries()[I].second, B.getEntries()[I].second);
+    }
+  }
+}
+
+TEST_F(YAMLReaderTest, ReadingItemByItemReadsTheSameTree) {
+  YAMLReadCache Cache;
+  std::string Text = "# A schema.\n\n"
+                     "- func: add(Tensor self) -> Tensor\n"
+                     "  dispatch:\n    CPU: add_cpu\n# between\n"
+                     "- func: 'mul(Tensor self) -> Tensor'\n"
+                     "  tags: [core, pointwise]\n"
+                     "- func: >\n    neg(Tensor self) -> Tensor\n";
+  // Twice with the cache (the second from it), then after an edit of the
+  // second item, each time as the whole document's read has it.
+  for (std::string T : {Text, Text,
+                        std::string(Text).replace(Text.find("mul"), 3, "div")}) {
+    unsigned ID = SM.AddNewSourceBuffer(
+        MemoryBuffer::getMemBufferCopy(T, "test.yaml"), SMLoc());
+    std::optional<YAMLNode> Whole = readYAML(ID, Diags);
+    std::optional<YAMLNode> ByItem = readYAML(ID, Diags, &Cache);
+    ASSERT_TRUE(Whole && ByItem);
+    expectSameTree(*Whole, *ByItem);
+  }
+  EXPECT_TRUE(Stored.Diagnostics.empty());
+}
+
+TEST_F(YAMLReaderTest, ReadingItemByItemLeavesProblemsToTheWholeRead) {
+  YAMLReadCache Cache;
+  // A duplicate key, an alias to another item, a second document: each is
+  // reported (or resolved) as the whole document's read does.
+  for (StringRef Text : {"- a: 1\n  a: 2\n- b: 3\n", "- &x a: 1\n- *x\n",
+                         "- a: 1\n---\n- b: 2\n"}) {
+    Stored.Diagnostics.clear();
+    unsigned ID = SM.AddNewSourceBuffer(
+        MemoryBuffer::getMemBufferCopy(Text, "test.yaml"), SMLoc());
+    std::optional<YAMLNode> Whole = readYAML(ID, Diags);
+    size_t Reported = Stored.Diagnostics.size();
+    std::optional<YAMLNode> ByItem = readYAML(ID, Diags, &Cache);
+    EXPECT_EQ(Stored.Diagnostics.size(), 2 * Reported) << Text.str();
+    ASSERT_EQ(bool(Whole), bool(ByItem)) << Text.str();
+    if (Whole)
+      expectSameTree(*Whole, *ByItem);
+  }
+}
+
+TEST_F(YAMLReaderTest, ReadingPyTorchsSchemaItemByItemReadsTheSameTree) {
+  for (StringRef Dir : {SKC_VENDORED_PYTORCH_DIR, SKC_PYTORCH_YAML_DIR}) {
+    auto File = MemoryBuffer::getFile(Dir.str() + "/native_functions.yaml");
+    if (!File)
+      continue;
+    YAMLReadCache Cache;
+    unsigned ID = SM.AddNewSourceBuffer(std::move(*File), SMLoc());
+    std::optional<YAMLNode> Whole = readYAML(ID, Diags);
+    std::optional<YAMLNode> ByItem = readYAML(ID, Diags, &Cache);
+    std::optional<YAMLNode> Again = readYAML(ID, Diags, &Cache);
+    ASSERT_TRUE(Whole && ByItem && Again) << Dir.str();
+    expectSameTree(*Whole, *ByItem);
+    expectSameTree(*Whole, *Again);
+  }
+}

@@ -17,6 +17,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <tuple>
+
 #include <chrono>
 
 using namespace llvm;
@@ -144,7 +146,22 @@ StringMap<std::vector<json::Value>> ProjectState::getSchemaDiagnostics() const {
   StringMap<std::vector<json::Value>> ByFile;
   if (!Schema)
     return ByFile;
-  ByFile = toLSPDiagnostics(*Schema->SM, Schema->Diagnostics, Hooks.DocsURL,
+  std::vector<Diagnostic> Diagnostics = Schema->Diagnostics;
+  // With every source's kernels known, what no source defines, at the
+  // dispatch entries that name them, as the build's skc reports it.
+  if (isIndexed() && !Schema->HasErrors) {
+    std::vector<KernelDefinitionName> Defined;
+    for (const KernelSymbol &S : Index->getAll())
+      if (P.isSource(S.File))
+        Defined.push_back({S.Kind, S.Name, S.InCUDASource});
+    StoredDiagnosticConsumer Missing;
+    DiagnosticsEngine Diags(*Schema->SM, Missing);
+    checkKernelsDefined(Schema->A.Model, Defined,
+                        getKernelCheckOptions(getInvocation()), Diags);
+    Diagnostics.insert(Diagnostics.end(), Missing.Diagnostics.begin(),
+                       Missing.Diagnostics.end());
+  }
+  ByFile = toLSPDiagnostics(*Schema->SM, Diagnostics, Hooks.DocsURL,
                             Hooks.GetURI);
   // Every file checked gets its list, empty or not, so that a fix clears.
   Invocation Inv = getInvocation();
@@ -153,6 +170,13 @@ StringMap<std::vector<json::Value>> ProjectState::getSchemaDiagnostics() const {
     if (!Path.empty())
       ByFile.try_emplace(Path);
   return ByFile;
+}
+
+bool ProjectState::isIndexed() const {
+  // Made up for a file, a project has no list of sources to complete.
+  return !P.ProjectFile.empty() &&
+         llvm::all_of(P.Sources,
+                      [&](const std::string &S) { return Index->contains(S); });
 }
 
 std::shared_ptr<const clang::tooling::CompilationDatabase>
@@ -234,6 +258,14 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
       for (json::Value &V : It->second)
         Result.Diagnostics.push_back(std::move(V));
   Result.Kernels = getKernelSymbols(Path, SM, Decls);
+  auto Names = [](ArrayRef<KernelSymbol> Symbols) {
+    std::vector<std::tuple<KernelDeclKind, std::string, bool>> Result;
+    for (const KernelSymbol &S : Symbols)
+      Result.emplace_back(S.Kind, S.Name, S.InCUDASource);
+    return Result;
+  };
+  Result.KernelsChanged = !Index->contains(Path) ||
+                          Names(Index->getKernels(Path)) != Names(Result.Kernels);
   Index->set(Path, Result.Kernels);
   return Result;
 }

@@ -63,6 +63,8 @@ struct SourceCheck {
   /// The diagnostics of the source, in LSP form.
   std::vector<llvm::json::Value> Diagnostics;
   std::vector<KernelSymbol> Kernels;
+  /// Whether the kernels the source defines are not those the index had.
+  bool KernelsChanged = false;
 };
 
 /// What a project's state needs of the server.
@@ -89,8 +91,11 @@ public:
   llvm::Expected<bool> refreshSchema();
   /// The schema as last checked; null before the first check.
   const CheckedSchema *getSchema() const { return Schema.get(); }
-  /// The schema's diagnostics in LSP form, by file.
+  /// The schema's diagnostics in LSP form, by file; once every source is
+  /// in the index, with the kernels that none defines.
   llvm::StringMap<std::vector<llvm::json::Value>> getSchemaDiagnostics() const;
+  /// Whether the project lists its sources and the index has all of them.
+  bool isIndexed() const;
 
   /// Checks kernel source \p Path, whose text is \p Text, against the
   /// schema; \p Full instantiates function templates (a save), else the

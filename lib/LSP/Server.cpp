@@ -18,6 +18,7 @@
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/LSP/Protocol.h"
 #include "llvm/Support/LSP/Transport.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -151,9 +152,9 @@ private:
   /// schema of its project changed, its open kernel sources too.
   void check(StringRef Path, bool Full);
   void checkSource(ProjectState &State, StringRef Path, bool Full);
-  /// Publishes the schema's diagnostics, and schedules the indexing of the
-  /// sources the index lacks.
   void publishSchema(ProjectState &State);
+  /// Indexes the sources of \p State's project that the index lacks.
+  void scheduleIndexing(ProjectState &State);
   /// The URI of \p Path: an open document's as the client names it, any
   /// other file's as a file URI; "" when it has none.
   std::string getURI(StringRef Path) const;
@@ -169,6 +170,8 @@ private:
   Workspace Work;
   /// The files each check's origin last published diagnostics for.
   StringMap<StringSet<>> PublishedFor;
+  /// What was last published for each file.
+  StringMap<std::string> LastPublished;
   /// Last: their destructors run the requests still queued, which use the
   /// members above. The indexer's tasks own what they use.
   Scheduler Sched;
@@ -274,6 +277,8 @@ void Server::check(StringRef Path, bool Full) {
   }
   if (*Changed || getDocumentKind(Path) == DocumentKind::Schema)
     publishSchema(*State);
+  if (*Changed)
+    scheduleIndexing(*State);
   if (getDocumentKind(Path) == DocumentKind::KernelSource)
     checkSource(*State, Path, Full);
   if (!*Changed)
@@ -298,19 +303,34 @@ void Server::checkSource(ProjectState &State, StringRef Path, bool Full) {
   StringMap<std::vector<json::Value>> ByFile;
   ByFile[Path] = std::move(Checked->Diagnostics);
   publish(Path, std::move(ByFile));
+  // The other way round: the schema's kernels that no source defines.
+  if (Checked->KernelsChanged && State.isIndexed())
+    publishSchema(State);
 }
 
 void Server::publishSchema(ProjectState &State) {
   publish("schema " + State.getProject().SchemaPath,
           State.getSchemaDiagnostics());
-  // The index: what the sources not open define, for navigation and
-  // completion, when nothing else waits.
+}
+
+void Server::scheduleIndexing(ProjectState &State) {
+  // What the sources not open define, for navigation, completion and the
+  // kernels no source defines; the schema's diagnostics again once the
+  // last is in.
   for (const std::string &Source : State.getProject().Sources) {
     if (State.getIndex().contains(Source) || Documents.get(Source))
       continue;
-    if (std::optional<unique_function<void()>> Task =
-            State.makeIndexTask(Source))
-      Indexer.scheduleIdle(std::move(*Task));
+    std::optional<unique_function<void()>> Task = State.makeIndexTask(Source);
+    if (!Task)
+      return;
+    Indexer.scheduleIdle([this, Source, Task = std::move(*Task)]() mutable {
+      Task();
+      Sched.schedule([this, Source] {
+        ProjectState *Now = Work.getProjectFor(Source);
+        if (Now && Now->isIndexed())
+          publishSchema(*Now);
+      });
+    });
   }
 }
 
@@ -375,6 +395,7 @@ void Server::answer(StringRef Path, lsp::Callback<T> Reply,
         State = nullptr;
       } else if (*Changed) {
         publishSchema(*State);
+        scheduleIndexing(*State);
       } else if (!State->getSchema()) {
         State = nullptr;
       }
@@ -539,7 +560,15 @@ void Server::publish(StringRef Origin,
                         {"diagnostics", json::Array(std::move(List))}};
     if (std::optional<Document> D = Documents.get(File))
       Params["version"] = D->Version;
-    Transport.notify("textDocument/publishDiagnostics", std::move(Params));
+    // What the client has already, it need not be sent again.
+    json::Value Message(std::move(Params));
+    std::string Text;
+    raw_string_ostream(Text) << Message;
+    std::string &Last = LastPublished[File];
+    if (Text == Last)
+      continue;
+    Last = std::move(Text);
+    Transport.notify("textDocument/publishDiagnostics", std::move(Message));
   }
 }
 

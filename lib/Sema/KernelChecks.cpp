@@ -92,6 +92,7 @@ public:
       : Model(Model), Opts(Opts), Diags(Diags), Index(buildIndex(Model)) {}
 
   void check(ArrayRef<KernelDecl> Decls);
+  void checkDefined(ArrayRef<KernelDefinitionName> Names);
 
 private:
   void checkMeta(const KernelDecl &D);
@@ -545,6 +546,40 @@ void KernelChecker::check(ArrayRef<KernelDecl> Decls) {
   }
   if (Opts.RequireAllKernels)
     checkMissing();
+}
+
+void KernelChecker::checkDefined(ArrayRef<KernelDefinitionName> Names) {
+  for (const KernelDefinitionName &N : Names) {
+    DispatchKey Backend = N.InCUDASource ? DispatchKey::CUDA : DispatchKey::CPU;
+    StringRef Name = N.Name;
+    switch (N.Kind) {
+    case KernelDeclKind::Meta:
+      Defined.try_emplace({KernelDeclKind::Meta,
+                           Name.drop_front(StructuredClassPrefix.size()),
+                           nullptr, DispatchKey::Meta},
+                          nullptr);
+      break;
+    case KernelDeclKind::Impl:
+      Defined.try_emplace({KernelDeclKind::Impl,
+                           Name.drop_front(StructuredClassPrefix.size()),
+                           nullptr, Backend},
+                          nullptr);
+      break;
+    case KernelDeclKind::Native:
+      for (const NativeUse &U : Index.Natives.lookup(Name))
+        Defined.try_emplace({KernelDeclKind::Native, Name, U.F, Backend},
+                            nullptr);
+      break;
+    }
+  }
+  checkMissing();
+}
+
+void checkKernelsDefined(const OperatorModel &Model,
+                         ArrayRef<KernelDefinitionName> Defined,
+                         const KernelCheckOptions &Opts,
+                         DiagnosticsEngine &Diags) {
+  KernelChecker(Model, Opts, Diags).checkDefined(Defined);
 }
 
 void checkKernels(const OperatorModel &Model, ArrayRef<KernelDecl> Decls,

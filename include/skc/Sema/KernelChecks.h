@@ -44,6 +44,23 @@ struct KernelCheckOptions {
 void checkKernels(const OperatorModel &Model, llvm::ArrayRef<KernelDecl> Decls,
                   const KernelCheckOptions &Opts, DiagnosticsEngine &Diags);
 
+/// A kernel a source defines, known by name only: what an editor's index
+/// of a library's sources keeps.
+struct KernelDefinitionName {
+  KernelDeclKind Kind;
+  /// As KernelDecl::Name has it.
+  std::string Name;
+  bool InCUDASource = false;
+};
+
+/// Reports every kernel a built backend needs that none of \p Defined is,
+/// as checkKernels does when it requires all kernels. A native kernel named
+/// counts for every function whose dispatch names it.
+void checkKernelsDefined(const OperatorModel &Model,
+                         llvm::ArrayRef<KernelDefinitionName> Defined,
+                         const KernelCheckOptions &Opts,
+                         DiagnosticsEngine &Diags);
+
 } // namespace skc
 
 #endif // SKC_SEMA_KERNELCHECKS_H

@@ -15,7 +15,7 @@ packages=(
   # Runtime: SIMD inner loops. Kernel library: matrix products.
   libhwy-dev libopenblas-dev
   # Build and test drivers.
-  cmake ninja-build libgtest-dev libbenchmark-dev python3
+  cmake ninja-build libgtest-dev libbenchmark-dev python3 python3-venv
 )
 
 missing=()
@@ -26,12 +26,25 @@ done
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   echo "setup: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "setup: installing ${missing[*]}"
-sudo=""
-[[ $(id -u) -eq 0 ]] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# A real LSP client for skc-lsp's end-to-end test (pytest-lsp, from PyPI),
+# in a virtual environment of its own (CMake's SKC_PYTHON_TOOLS_DIR). The
+# test skips, saying why, when this cannot be installed.
+tools=${SKC_PYTHON_TOOLS_DIR:-"$HOME/.cache/skc/python"}
+if ! "$tools/bin/python" -c "import pytest_lsp" 2>/dev/null; then
+  echo "setup: installing pytest-lsp into $tools"
+  if ! { python3 -m venv "$tools" &&
+         "$tools/bin/pip" install --quiet --disable-pip-version-check \
+           pytest-lsp==1.0.1 pygls==2.1.1 lsprotocol==2025.0.0 \
+           pytest==9.2.0 pytest-asyncio==1.5.0; }; then
+    echo "setup: could not install pytest-lsp; its test will be skipped"
+  fi
+fi

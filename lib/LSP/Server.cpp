@@ -228,8 +228,7 @@ void Server::onDidChange(const lsp::DidChangeTextDocumentParams &Params) {
     lsp::Logger::error("a change to '{0}', which is not open", Path);
     return;
   }
-  if (failed(lsp::TextDocumentContentChangeEvent::applyTo(Params.contentChanges,
-                                                          D->Text))) {
+  if (!applyChanges(Params.contentChanges, D->Text)) {
     lsp::Logger::error("a change to '{0}' that does not fit its text", Path);
     return;
   }

@@ -77,6 +77,24 @@ SMLoc fromLSPPosition(const SourceMgr &SM, unsigned BufferID,
   return Offset ? SMLoc::getFromPointer(Text.data() + *Offset) : SMLoc();
 }
 
+bool applyChanges(ArrayRef<lsp::TextDocumentContentChangeEvent> Changes,
+                  std::string &Text) {
+  std::string Edited = Text;
+  for (const lsp::TextDocumentContentChangeEvent &Change : Changes) {
+    if (!Change.range) {
+      Edited = Change.text;
+      continue;
+    }
+    std::optional<size_t> Start = getOffset(Edited, Change.range->start);
+    std::optional<size_t> End = getOffset(Edited, Change.range->end);
+    if (!Start || !End || *End < *Start)
+      return false;
+    Edited.replace(*Start, *End - *Start, Change.text);
+  }
+  Text = std::move(Edited);
+  return true;
+}
+
 StringRef getFile(const SourceMgr &SM, SMLoc Loc) {
   unsigned ID = Loc.isValid() ? SM.FindBufferContainingLoc(Loc) : 0;
   return ID ? SM.getMemoryBuffer(ID)->getBufferIdentifier() : "";

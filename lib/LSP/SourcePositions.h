@@ -34,6 +34,13 @@ llvm::SMLoc fromLSPPosition(const llvm::SourceMgr &SM, unsigned BufferID,
 /// The offset of \p P in \p Text, as fromLSPPosition finds it; none when P
 /// is beyond the text.
 std::optional<size_t> getOffset(llvm::StringRef Text, llvm::lsp::Position P);
+/// Applies \p Changes to \p Text in order, their ranges counted as every
+/// position here is (UTF-16 columns; llvm::lsp's own applyTo counts bytes).
+/// False, and Text as it was, when a range is not in the text.
+bool applyChanges(
+    llvm::ArrayRef<llvm::lsp::TextDocumentContentChangeEvent> Changes,
+    std::string &Text);
+
 /// The file of \p Loc, as its buffer is named ("" for none).
 llvm::StringRef getFile(const llvm::SourceMgr &SM, llvm::SMLoc Loc);
 /// The buffer named \p Path in \p SM; 0 for none.

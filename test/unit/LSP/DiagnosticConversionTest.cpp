@@ -111,3 +111,26 @@ TEST(DiagnosticConversionTest, FixItsOfTheDiagnosticAndItsNotesAreItsFixes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SourcePositionsTest, ChangesCountUTF16Columns) {
+  // "é" is one UTF-16 unit, "😀" two: the `x` after them is column 5.
+  std::string Text = "- \xC3\xA9\xF0\x9F\x98\x80x\nsecond\n";
+  lsp::TextDocumentContentChangeEvent Change;
+  Change.range = lsp::Range(lsp::Position(0, 5), lsp::Position(0, 6));
+  Change.text = "y";
+  ASSERT_TRUE(applyChanges({Change}, Text));
+  EXPECT_EQ(Text, "- \xC3\xA9\xF0\x9F\x98\x80y\nsecond\n");
+  // A column past the line's end is its end, as LSP says.
+  Change.range = lsp::Range(lsp::Position(1, 99), lsp::Position(1, 99));
+  Change.text = "!";
+  ASSERT_TRUE(applyChanges({Change}, Text));
+  EXPECT_EQ(Text, "- \xC3\xA9\xF0\x9F\x98\x80y\nsecond!\n");
+  // A line past the end is refused, and the text kept.
+  Change.range = lsp::Range(lsp::Position(7, 0), lsp::Position(7, 0));
+  EXPECT_FALSE(applyChanges({Change}, Text));
+  EXPECT_EQ(Text, "- \xC3\xA9\xF0\x9F\x98\x80y\nsecond!\n");
+}
+
+} // namespace

@@ -91,9 +91,12 @@ Error KernelSourceSession::parse(StringRef File, StringRef Contents,
   if (Found.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no compile command for '%s'", Path.c_str());
-  if (std::error_code EC =
-          I.FS->setCurrentWorkingDirectory(Found.front().Directory))
-    return createFileError(Found.front().Directory, EC);
+  // A relative directory (".", for the flags given on the command line) is
+  // the process's, not wherever the last parse left the file system.
+  SmallString<256> Directory(Found.front().Directory);
+  sys::fs::make_absolute(Directory);
+  if (std::error_code EC = I.FS->setCurrentWorkingDirectory(Directory))
+    return createFileError(Directory, EC);
   tooling::CommandLineArguments Args =
       adjustKernelCommand(Found.front().CommandLine, Path, I.Options);
   // ClangTool's own adjustments that matter here: one input, this file.

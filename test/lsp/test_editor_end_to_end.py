@@ -34,13 +34,17 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def diagnostics_of(client, uri, version):
+async def diagnostics_of(client, uri, version, timeout=120):
     """The diagnostics the server publishes for version of uri."""
-    while True:
-        params = await client.wait_for_notification(
-            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri and params.version == version:
-            return params.diagnostics
+
+    async def wait():
+        while True:
+            params = await client.wait_for_notification(
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if params.uri == uri and params.version == version:
+                return params.diagnostics
+
+    return await asyncio.wait_for(wait(), timeout)
 
 
 def apply(text, edits):
@@ -116,3 +120,32 @@ async def test_hover_and_definition_cross_files(client: LanguageClient):
             break
         await asyncio.sleep(0.1)
     assert [l.uri for l in locations] == [KERNEL.as_uri()]
+
+
+@pytest.mark.asyncio
+async def test_a_lost_build_directory_is_said_and_survived(
+        client: LanguageClient):
+    uri = KERNEL.as_uri()
+    text = KERNEL.read_text()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(
+            uri=uri, language_id="cpp", version=1, text=text)))
+    assert list(await diagnostics_of(client, uri, 1)) == []
+    build = PROJECT / "build"
+    moved = PROJECT / "build.moved"
+    build.rename(moved)
+    try:
+        broken = text.replace("SK_IMPL_FUNC(neg_out)", "SK_IMPL_FUNC(neg_ou)")
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri,
+                                                                version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(
+                text=broken)]))
+        # Still checked, with what the server knew of the project.
+        diagnostics = await diagnostics_of(client, uri, 2)
+        assert [d.code for d in diagnostics] == ["err_kernel_unknown_suggest"]
+        assert any("is gone" in m.message and
+                   m.type == types.MessageType.Warning
+                   for m in client.messages), client.messages
+    finally:
+        moved.rename(build)

@@ -43,6 +43,12 @@ static cl::opt<bool> Sync(
              "the messages come, on one thread (implied by -lit-test)"),
     cl::cat(Category));
 
+static cl::opt<unsigned> Debounce(
+    "debounce",
+    cl::desc("How long a check waits for the next edit before it starts, "
+             "in milliseconds"),
+    cl::value_desc("ms"), cl::init(50), cl::cat(Category));
+
 static cl::opt<lsp::Logger::Level> LogLevel(
     "log", cl::desc("How much to log to stderr"),
     cl::values(clEnumValN(lsp::Logger::Level::Error, "error", "errors"),
@@ -114,8 +120,9 @@ int main(int argc, char **argv) {
       [](raw_ostream &OS) { OS << "skc-lsp " << SKC_VERSION << "\n"; });
   cl::ParseCommandLineOptions(
       argc, argv,
-      "skc-lsp: skc's diagnostics in an editor, over the Language Server "
-      "Protocol (stdin and stdout)\n");
+      "skc-lsp: skc's diagnostics, quick fixes, navigation and completion "
+      "in an editor, over the Language Server Protocol (stdin and "
+      "stdout)\n");
   lsp::Logger::setLogLevel(LogLevel);
 
   // Tests name their documents test:///file.
@@ -131,6 +138,7 @@ int main(int argc, char **argv) {
   Options.BuildPath = BuildPath;
   Options.RuntimeIncludeDir = findRuntimeInclude(argv[0]);
   Options.Synchronous = Sync || LitTest;
+  Options.Debounce = std::chrono::milliseconds(Debounce);
   lsp::JSONTransport Transport(stdin, outs(),
                                LitTest ? lsp::JSONStreamStyle::Delimited
                                        : lsp::JSONStreamStyle::Standard,

@@ -79,8 +79,11 @@ public:
       ServerOut->close();
     });
     Reader = std::thread([this] { read(); });
-    send(json::Object{{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"},
-                      {"params", json::Object{{"capabilities", json::Object{}}}}});
+    send(json::Object{
+        {"jsonrpc", "2.0"},
+        {"id", 0},
+        {"method", "initialize"},
+        {"params", json::Object{{"capabilities", json::Object{}}}}});
   }
 
   ~InProcessServer() {
@@ -94,9 +97,8 @@ public:
   }
 
   void notify(StringRef Method, json::Object Params) {
-    send(json::Object{{"jsonrpc", "2.0"},
-                      {"method", Method},
-                      {"params", std::move(Params)}});
+    send(json::Object{
+        {"jsonrpc", "2.0"}, {"method", Method}, {"params", std::move(Params)}});
   }
 
   /// Waits for the diagnostics of version \p Version of \p URI.
@@ -195,7 +197,8 @@ void benchmarkEdits(benchmark::State &State, StringRef Path, int Line,
     Server.notify(
         "textDocument/didChange",
         json::Object{
-            {"textDocument", json::Object{{"uri", URI}, {"version", ++Version}}},
+            {"textDocument",
+             json::Object{{"uri", URI}, {"version", ++Version}}},
             {"contentChanges",
              json::Array{json::Object{{"range", std::move(Range)},
                                       {"text", Inserting ? Insert : ""}}}}});
@@ -231,13 +234,15 @@ BENCHMARK(BM_EditKernelSource)
     ->Iterations(20);
 
 void BM_EditPyTorchSchema(benchmark::State &State) {
-  std::string Path = SKC_BENCH_SHARED_DIR "/data/pytorch-2.5/native_functions.yaml";
+  std::string Path =
+      SKC_BENCH_SHARED_DIR "/data/pytorch-2.5/native_functions.yaml";
   if (!sys::fs::exists(Path))
     Path = SKC_BENCH_VENDORED_PYTORCH_DIR "/native_functions.yaml";
   State.SetLabel(Path.find("pytorch-2.5") != std::string::npos ? "2.5.1"
-                                                                : "2.15");
+                                                               : "2.15");
   ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
-  int Middle = Text ? static_cast<int>((*Text)->getBuffer().count('\n') / 2) : 0;
+  int Middle =
+      Text ? static_cast<int>((*Text)->getBuffer().count('\n') / 2) : 0;
   // The start of an entry, for a comment line of its own.
   if (Text) {
     SmallVector<StringRef, 0> Lines;

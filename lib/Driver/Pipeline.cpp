@@ -155,8 +155,8 @@ Expected<Analysis> analyze(const Invocation &Inv, DiagnosticsEngine &Diags) {
     return A;
   // Every generated header, so that a composite kernel may include
   // Functions.h before it exists on disk.
-  if (Error E = checkKernelSources(Inv, emitKernelHeaders(Inv, A->Model),
-                                   Diags, *A))
+  if (Error E =
+          checkKernelSources(Inv, emitKernelHeaders(Inv, A->Model), Diags, *A))
     return E;
   return A;
 }

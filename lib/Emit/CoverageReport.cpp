@@ -171,7 +171,8 @@ const KernelDecl *CoverageReporter::findDecl(const Registration &R,
   case Registration::Structured: {
     if (!R.Kernel)
       return nullptr;
-    auto It = ByName.find({(StructuredClassPrefix + R.Kernel->Kernel).str(), InCUDA});
+    auto It =
+        ByName.find({(StructuredClassPrefix + R.Kernel->Kernel).str(), InCUDA});
     return It == ByName.end() ? nullptr : It->second;
   }
   case Registration::Native: {

@@ -161,7 +161,8 @@ static GeneratedFile emitNativeHeader(const OperatorModel &Model,
       raw_string_ostream OS(Text);
       OS << formatv(ImplStructTemplate, K.Kernel, G.getMetaName(),
                     std::get<KernelSignature>(Impl).getQualifiedParamList());
-      Plan.Decls.emplace((StructuredClassPrefix + K.Kernel).str(), std::move(Text));
+      Plan.Decls.emplace((StructuredClassPrefix + K.Kernel).str(),
+                         std::move(Text));
     }
   }
   // Native kernels: a declaration per kernel name.

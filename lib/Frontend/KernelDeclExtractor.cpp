@@ -175,7 +175,8 @@ bool KernelDeclExtractor::VisitFunctionDecl(clang::FunctionDecl *FD) {
   const auto *MD = dyn_cast<clang::CXXMethodDecl>(FD);
   if (MD) {
     const clang::CXXRecordDecl *Class = MD->getParent();
-    if (!Class->getIdentifier() || !Class->getName().starts_with(StructuredClassPrefix))
+    if (!Class->getIdentifier() ||
+        !Class->getName().starts_with(StructuredClassPrefix))
       return true;
     if (FD->getName() == "meta" &&
         isNamespace(Class->getDeclContext(), {"sk", "meta"}))

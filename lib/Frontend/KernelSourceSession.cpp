@@ -67,10 +67,10 @@ KernelSourceSession::~KernelSourceSession() = default;
 
 bool KernelSourceSession::reusedPreamble() const { return Impl->Reused; }
 
-Error KernelSourceSession::parse(StringRef File, StringRef Contents,
-                                 DiagnosticsEngine &Diags,
-                                 std::vector<KernelDecl> &Decls,
-                                 std::optional<bool> InstantiateFunctionTemplates) {
+Error KernelSourceSession::parse(
+    StringRef File, StringRef Contents, DiagnosticsEngine &Diags,
+    std::vector<KernelDecl> &Decls,
+    std::optional<bool> InstantiateFunctionTemplates) {
   Implementation &I = *Impl;
   I.Reused = false;
   if (!I.FS) {

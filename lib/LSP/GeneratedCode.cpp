@@ -21,7 +21,7 @@ namespace skc {
 static const NativeFunction *findOperator(const ProjectState &State,
                                           StringRef Path, lsp::Position P) {
   const CheckedSchema &Schema = *State.getSchema();
-  if (Path == State.getProject().SchemaPath)
+  if (Path == State.getProject().Inv.SchemaPath)
     return findFunctionAt(
         Schema.A.Model,
         fromLSPPosition(*Schema.SM, Schema.getSchemaBuffer(), P));
@@ -57,7 +57,7 @@ Expected<std::string> getGeneratedCode(const ProjectState &State,
   else
     Entries = getEntryText(Model, *F, Text).str() + "\n";
 
-  Invocation Inv = State.getProject().getSchemaInvocation();
+  Invocation Inv = State.getProject().Inv;
   auto Memory = makeIntrusiveRefCnt<vfs::InMemoryFileSystem>();
   SmallString<256> Own(sys::path::parent_path(Inv.SchemaPath));
   sys::path::append(Own, "skc-lsp-" + F->getSchema().Name.Name + ".yaml");
@@ -76,15 +76,14 @@ Expected<std::string> getGeneratedCode(const ProjectState &State,
   if (!A)
     return A.takeError();
   if (Diags.hasErrors())
-    return createStringError(inconvertibleErrorCode(),
-                             "'%s' does not check on its own: %s",
-                             F->getName().c_str(),
-                             Stored.Diagnostics.front().Message.c_str());
+    return createStringError(
+        inconvertibleErrorCode(), "'%s' does not check on its own: %s",
+        F->getName().c_str(), Stored.Diagnostics.front().Message.c_str());
   std::string Out;
   raw_string_ostream OS(Out);
   // Named for the project's schema, as the build names them.
   EmitOptions Emit = getEmitOptions(Inv);
-  Emit.Inputs = {sys::path::filename(State.getProject().SchemaPath).str()};
+  Emit.Inputs = {sys::path::filename(State.getProject().Inv.SchemaPath).str()};
   for (const GeneratedFile &File : emitAll(A->Model, Emit))
     OS << "// ===== " << File.Name << " =====\n" << File.Contents << "\n";
   return Out;

@@ -41,8 +41,8 @@ static std::string whereDefined(const ProjectState &State, KernelDeclKind Kind,
     return "no source defines it";
   std::string Text = "defined in ";
   for (size_t I = 0; I != Found.size(); ++I)
-    Text += (I ? ", `" : "`") + sys::path::filename(Found[I].File).str() +
-            ":" + std::to_string(Found[I].NameRange.start.line + 1) + "`";
+    Text += (I ? ", `" : "`") + sys::path::filename(Found[I].File).str() + ":" +
+            std::to_string(Found[I].NameRange.start.line + 1) + "`";
   return Text;
 }
 
@@ -51,13 +51,16 @@ static std::string describe(const ProjectState &State,
                             const NativeFunction &F) {
   std::string Text;
   raw_string_ostream OS(Text);
-  OS << "### " << State.getProject().Namespace << "::" << F.getName() << "\n\n"
-     << "```\n" << F.Entry->Func.Value << "\n```\n";
+  OS << "### " << State.getProject().Inv.Namespace << "::" << F.getName()
+     << "\n\n"
+     << "```\n"
+     << F.Entry->Func.Value << "\n```\n";
   if (const NativeFunctionsGroup *G = F.Group) {
     OS << "\nVariants:";
     for (const NativeFunction *Member : G->getFunctions())
-      OS << " `" << Member->getName() << "` (" << getSchemaKindName(Member->Kind)
-         << ")" << (Member == G->getFunctions().back() ? "" : ",");
+      OS << " `" << Member->getName() << "` ("
+         << getSchemaKindName(Member->Kind) << ")"
+         << (Member == G->getFunctions().back() ? "" : ",");
     OS << "\n";
   }
   OS << "\nKernels:\n";
@@ -66,8 +69,9 @@ static std::string describe(const ProjectState &State,
     const NativeFunctionsGroup &G = *F.Group;
     std::string MetaName = G.getMetaName();
     bool Precomputed = !G.Out->Precomputed.empty();
-    OS << "- meta, " << whereDefined(State, KernelDeclKind::Meta,
-                                     (StructuredClassPrefix + MetaName).str())
+    OS << "- meta, "
+       << whereDefined(State, KernelDeclKind::Meta,
+                       (StructuredClassPrefix + MetaName).str())
        << ":\n  ```cpp\n  "
        << getAuthoredSignature(getMetaSignature(G),
                                (Twine(Precomputed ? "SK_PRECOMPUTE_META_FUNC("
@@ -101,7 +105,7 @@ std::optional<lsp::Hover> getHover(const ProjectState &State, StringRef Path,
   if (!Schema)
     return std::nullopt;
   const OperatorModel &Model = Schema->A.Model;
-  if (Path == State.getProject().SchemaPath) {
+  if (Path == State.getProject().Inv.SchemaPath) {
     SMLoc Loc = fromLSPPosition(*Schema->SM, Schema->getSchemaBuffer(), P);
     const NativeFunction *F = findFunctionAt(Model, Loc);
     if (!F)

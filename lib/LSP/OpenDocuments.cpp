@@ -70,8 +70,8 @@ private:
 class DocumentFileSystem : public vfs::ProxyFileSystem {
 public:
   explicit DocumentFileSystem(OpenDocuments &Documents)
-      : ProxyFileSystem(vfs::createPhysicalFileSystem()),
-        Documents(Documents) {}
+      : ProxyFileSystem(vfs::createPhysicalFileSystem()), Documents(Documents) {
+  }
 
   ErrorOr<vfs::Status> status(const Twine &Path) override {
     if (std::optional<std::pair<vfs::Status, std::string>> Open = getOpen(Path))
@@ -102,13 +102,13 @@ private:
     if (!D)
       return std::nullopt;
     ErrorOr<vfs::Status> OnDisk = ProxyFileSystem::status(Absolute);
-    sys::fs::UniqueID ID = OnDisk ? OnDisk->getUniqueID()
-                                  : sys::fs::UniqueID(~0ULL, hash_value(Absolute.str()));
-    vfs::Status Status(Absolute, ID,
-                       sys::toTimePoint(static_cast<time_t>(D->Stamp)),
-                       /*User=*/0, /*Group=*/0, D->Text.size(),
-                       sys::fs::file_type::regular_file,
-                       sys::fs::perms::all_read);
+    sys::fs::UniqueID ID =
+        OnDisk ? OnDisk->getUniqueID()
+               : sys::fs::UniqueID(~0ULL, hash_value(Absolute.str()));
+    vfs::Status Status(
+        Absolute, ID, sys::toTimePoint(static_cast<time_t>(D->Stamp)),
+        /*User=*/0, /*Group=*/0, D->Text.size(),
+        sys::fs::file_type::regular_file, sys::fs::perms::all_read);
     return std::make_pair(std::move(Status), std::move(D->Text));
   }
 

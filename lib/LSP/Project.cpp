@@ -23,28 +23,14 @@ namespace skc {
 static constexpr int64_t ProjectFileVersion = 1;
 
 bool Project::isSource(StringRef Path) const {
-  return is_contained(Sources, Path);
+  return is_contained(Inv.Sources, Path);
 }
 
 bool Project::owns(StringRef Path) const {
-  return Path == SchemaPath || (!TagsPath.empty() && Path == TagsPath) ||
-         (!DispatchKeysPath.empty() && Path == DispatchKeysPath) ||
+  return Path == Inv.SchemaPath ||
+         (!Inv.TagsPath.empty() && Path == Inv.TagsPath) ||
+         (!Inv.DispatchKeysPath.empty() && Path == Inv.DispatchKeysPath) ||
          isSource(Path);
-}
-
-Invocation Project::getSchemaInvocation() const {
-  Invocation Inv;
-  Inv.SchemaPath = SchemaPath;
-  Inv.TagsPath = TagsPath;
-  Inv.DispatchKeysPath = DispatchKeysPath;
-  Inv.BuildPath = BuildDir;
-  Inv.ExtraFlags = ExtraFlags;
-  Inv.RuntimeIncludeDir = RuntimeIncludeDir;
-  Inv.Backends = Backends;
-  Inv.Shards = Shards;
-  Inv.Namespace = Namespace;
-  Inv.CppNamespace = CppNamespace;
-  return Inv;
 }
 
 static Error makeProjectError(StringRef Path, const Twine &Why) {
@@ -78,25 +64,25 @@ Expected<Project> readProjectFile(StringRef Path) {
           Into.push_back(S->str());
   };
   GetString("name", P.Name);
-  GetString("schema", P.SchemaPath);
-  GetString("tags", P.TagsPath);
-  GetString("dispatchKeys", P.DispatchKeysPath);
-  GetStrings("sources", P.Sources);
-  GetString("namespace", P.Namespace);
-  GetString("cppNamespace", P.CppNamespace);
-  GetString("buildDirectory", P.BuildDir);
+  GetString("schema", P.Inv.SchemaPath);
+  GetString("tags", P.Inv.TagsPath);
+  GetString("dispatchKeys", P.Inv.DispatchKeysPath);
+  GetStrings("sources", P.Inv.Sources);
+  GetString("namespace", P.Inv.Namespace);
+  GetString("cppNamespace", P.Inv.CppNamespace);
+  GetString("buildDirectory", P.Inv.BuildPath);
   GetString("generatedDirectory", P.GeneratedDir);
-  GetString("runtimeInclude", P.RuntimeIncludeDir);
+  GetString("runtimeInclude", P.Inv.RuntimeIncludeDir);
   if (std::optional<int64_t> Shards = O->getInteger("shards");
       Shards && *Shards > 0)
-    P.Shards = static_cast<unsigned>(*Shards);
+    P.Inv.Shards = static_cast<unsigned>(*Shards);
   std::vector<std::string> Backends;
   GetStrings("backends", Backends);
   for (const std::string &B : Backends) {
     std::optional<DispatchKey> Key = lookupBuiltinDispatchKey(B);
     if (!Key || !is_contained(getSelectableBackends(), *Key))
       return makeProjectError(Path, "unknown backend '" + B + "'");
-    P.Backends.push_back(*Key);
+    P.Inv.Backends.push_back(*Key);
   }
   // skc's options: the compile flags after `--` are the only ones a check
   // as you type needs.
@@ -104,11 +90,11 @@ Expected<Project> readProjectFile(StringRef Path) {
   GetStrings("skcOptions", Options);
   auto DashDash = find(Options, "--");
   if (DashDash != Options.end())
-    P.ExtraFlags.assign(std::next(DashDash), Options.end());
-  if (P.Name.empty() || P.SchemaPath.empty())
+    P.Inv.ExtraFlags.assign(std::next(DashDash), Options.end());
+  if (P.Name.empty() || P.Inv.SchemaPath.empty())
     return makeProjectError(Path, "no 'name' or no 'schema'");
-  if (P.Backends.empty())
-    P.Backends = Invocation::getDefaultBackends(P.Sources);
+  if (P.Inv.Backends.empty())
+    P.Inv.Backends = Invocation::getDefaultBackends(P.Inv.Sources);
   return P;
 }
 

@@ -33,28 +33,18 @@ struct Project {
   std::string Name;
   /// The project file it was read from; empty for a made-up one.
   std::string ProjectFile;
-  /// Absolute paths, as are Sources; empty catalogues are none.
-  std::string SchemaPath;
-  std::string TagsPath;
-  std::string DispatchKeysPath;
-  std::vector<std::string> Sources;
-  std::vector<DispatchKey> Backends;
-  std::string Namespace = "aten";
-  std::string CppNamespace = "sk";
-  unsigned Shards = 1;
-  /// The build directory with compile_commands.json; empty for none.
-  std::string BuildDir;
   /// Where the build writes the generated files; empty for nowhere.
   std::string GeneratedDir;
-  std::string RuntimeIncludeDir;
-  /// Flags for sources compile_commands.json does not list.
-  std::vector<std::string> ExtraFlags;
+  /// The build's skc run over the library, as skc_add_kernel_library gives
+  /// it: the schema, the catalogues, the sources (absolute), the backends,
+  /// the namespaces, the shards, the build directory (BuildPath, empty for
+  /// none), the runtime's headers, and the flags for sources that
+  /// compile_commands.json does not list. It writes nothing.
+  Invocation Inv;
 
   /// Whether \p Path is the schema, one of its catalogues or a source.
   bool owns(llvm::StringRef Path) const;
   bool isSource(llvm::StringRef Path) const;
-  /// The skc run that checks the schema (no sources) as the build does.
-  Invocation getSchemaInvocation() const;
 };
 
 /// Reads a project file that skc_add_kernel_library wrote.

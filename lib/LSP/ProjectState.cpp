@@ -51,11 +51,12 @@ static std::vector<KernelSymbol> getKernelSymbols(StringRef Path,
     lsp::Position NameStart = toLSPPosition(SM, D.Loc);
     // The name as the macro's argument or as written: up to its end.
     StringRef Rest(D.Loc.getPointer());
-    size_t Length = Rest.find_if_not(
-        [](char C) { return isAlnum(C) || C == '_'; });
+    size_t Length =
+        Rest.find_if_not([](char C) { return isAlnum(C) || C == '_'; });
     S.NameRange = toLSPRange(
-        SM, SMRange(D.Loc, SMLoc::getFromPointer(D.Loc.getPointer() +
-                                                 std::min(Length, Rest.size()))));
+        SM,
+        SMRange(D.Loc, SMLoc::getFromPointer(D.Loc.getPointer() +
+                                             std::min(Length, Rest.size()))));
     S.HeadRange.start = D.MacroNameRange.isValid()
                             ? toLSPPosition(SM, D.MacroNameRange.Start)
                             : NameStart;
@@ -79,7 +80,7 @@ ProjectState::ProjectState(Project P, IntrusiveRefCntPtr<vfs::FileSystem> FS,
 ProjectState::~ProjectState() = default;
 
 Invocation ProjectState::getInvocation() const {
-  Invocation Inv = P.getSchemaInvocation();
+  Invocation Inv = P.Inv;
   Inv.FileSystem = FS;
   return Inv;
 }
@@ -161,8 +162,8 @@ StringMap<std::vector<json::Value>> ProjectState::getSchemaDiagnostics() const {
     Diagnostics.insert(Diagnostics.end(), Missing.Diagnostics.begin(),
                        Missing.Diagnostics.end());
   }
-  ByFile = toLSPDiagnostics(*Schema->SM, Diagnostics, Hooks.DocsURL,
-                            Hooks.GetURI);
+  ByFile =
+      toLSPDiagnostics(*Schema->SM, Diagnostics, Hooks.DocsURL, Hooks.GetURI);
   // Every file checked gets its list, empty or not, so that a fix clears.
   Invocation Inv = getInvocation();
   for (const std::string &Path :
@@ -175,23 +176,23 @@ StringMap<std::vector<json::Value>> ProjectState::getSchemaDiagnostics() const {
 bool ProjectState::isIndexed() const {
   // Made up for a file, a project has no list of sources to complete.
   return !P.ProjectFile.empty() &&
-         llvm::all_of(P.Sources,
+         llvm::all_of(P.Inv.Sources,
                       [&](const std::string &S) { return Index->contains(S); });
 }
 
 std::shared_ptr<const clang::tooling::CompilationDatabase>
 ProjectState::getDatabase() {
-  if (P.BuildDir.empty())
+  if (P.Inv.BuildPath.empty())
     return nullptr;
-  SmallString<256> Commands(P.BuildDir);
+  SmallString<256> Commands(P.Inv.BuildPath);
   sys::path::append(Commands, "compile_commands.json");
   if (DatabaseLoaded && Database && !sys::fs::exists(Commands)) {
     // The build directory went away under the server: keep serving, with
     // the flags the project file gave.
     Hooks.Warn("skc-lsp: '" + Commands.str().str() +
-         "' is gone; the kernel sources of '" +
-         (P.Name.empty() ? P.SchemaPath : P.Name) +
-         "' are checked without their compile commands until it is back");
+               "' is gone; the kernel sources of '" +
+               (P.Name.empty() ? P.Inv.SchemaPath : P.Name) +
+               "' are checked without their compile commands until it is back");
     Database.reset();
     Session.reset();
     DatabaseLoaded = false;
@@ -203,10 +204,10 @@ ProjectState::getDatabase() {
     return nullptr;
   DatabaseLoaded = true;
   Expected<std::shared_ptr<const clang::tooling::CompilationDatabase>> DB =
-      loadCompilationDatabase(P.BuildDir);
+      loadCompilationDatabase(P.Inv.BuildPath);
   if (!DB) {
-    Hooks.Warn("skc-lsp: cannot read the compile commands in '" + P.BuildDir +
-         "': " + toString(DB.takeError()));
+    Hooks.Warn("skc-lsp: cannot read the compile commands in '" +
+               P.Inv.BuildPath + "': " + toString(DB.takeError()));
     return nullptr;
   }
   Database = std::move(*DB);
@@ -214,13 +215,12 @@ ProjectState::getDatabase() {
   return Database;
 }
 
-Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
-                                                StringRef Text, bool Full) {
+Expected<SourceCheck> ProjectState::checkSource(StringRef Path, StringRef Text,
+                                                bool Full) {
   SourceCheck Result;
   if (!Schema || Schema->HasErrors)
     return Result; // Sources are checked against a sound schema only.
-  std::shared_ptr<const clang::tooling::CompilationDatabase> DB =
-      getDatabase();
+  std::shared_ptr<const clang::tooling::CompilationDatabase> DB = getDatabase();
   Invocation Inv = getInvocation();
   const std::shared_ptr<const std::vector<GeneratedFile>> &Generated =
       getHeaders();
@@ -239,12 +239,12 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
   auto Start = std::chrono::steady_clock::now();
   if (Error E = Session->parse(Path, Text, Diags, Decls, Full))
     return E;
-  lsp::Logger::info(
-      "parsed '{0}' in {1} ms ({2} check, preamble {3})", Path,
-      std::chrono::duration_cast<std::chrono::milliseconds>(
-          std::chrono::steady_clock::now() - Start)
-          .count(),
-      Full ? "full" : "quick", Session->reusedPreamble() ? "reused" : "built");
+  lsp::Logger::info("parsed '{0}' in {1} ms ({2} check, preamble {3})", Path,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - Start)
+                        .count(),
+                    Full ? "full" : "quick",
+                    Session->reusedPreamble() ? "reused" : "built");
   KernelCheckOptions Check = getKernelCheckOptions(Inv);
   Check.RequireAllKernels = false;
   checkKernels(Schema->A.Model, Decls, Check, Diags);
@@ -264,8 +264,9 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path,
       Result.emplace_back(S.Kind, S.Name, S.InCUDASource);
     return Result;
   };
-  Result.KernelsChanged = !Index->contains(Path) ||
-                          Names(Index->getKernels(Path)) != Names(Result.Kernels);
+  Result.KernelsChanged =
+      !Index->contains(Path) ||
+      Names(Index->getKernels(Path)) != Names(Result.Kernels);
   Index->set(Path, Result.Kernels);
   return Result;
 }
@@ -294,6 +295,5 @@ ProjectState::makeIndexTask(StringRef Path) {
     Index->setIfAbsent(Path, getKernelSymbols(Path, SM, Decls));
   };
 }
-
 
 } // namespace skc

@@ -29,8 +29,8 @@
 #include "llvm/ADT/FunctionExtras.h"
 
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -40,8 +40,9 @@ static CompletionContext getContext(StringRef Before) {
   // Only a word is being typed, if anything.
   size_t WordStart = Line.find_last_not_of(
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-  StringRef Head =
-      WordStart == StringRef::npos ? StringRef() : Line.take_front(WordStart + 1);
+  StringRef Head = WordStart == StringRef::npos
+                       ? StringRef()
+                       : Line.take_front(WordStart + 1);
   StringRef Trimmed = Head.ltrim();
   bool Dash = Trimmed.consume_front("-");
   Trimmed = Trimmed.ltrim();
@@ -52,9 +53,8 @@ static CompletionContext getContext(StringRef Before) {
     if (!Args.contains('(') || Args.contains(')'))
       return CompletionContext::None;
     StringRef Last = Head.rtrim();
-    return Last.ends_with("(") || Last.ends_with(",")
-               ? CompletionContext::Type
-               : CompletionContext::None;
+    return Last.ends_with("(") || Last.ends_with(",") ? CompletionContext::Type
+                                                      : CompletionContext::None;
   }
   if (Trimmed.starts_with("tags:"))
     return CompletionContext::Tag;
@@ -85,9 +85,9 @@ static CompletionContext getContext(StringRef Before) {
   return CompletionContext::None;
 }
 
-std::vector<lsp::CompletionItem>
-getSchemaCompletion(const ProjectState &State, StringRef Text,
-                    lsp::Position P) {
+std::vector<lsp::CompletionItem> getSchemaCompletion(const ProjectState &State,
+                                                     StringRef Text,
+                                                     lsp::Position P) {
   std::optional<size_t> Offset = getOffset(Text, P);
   if (!Offset)
     return {};
@@ -140,8 +140,10 @@ getSchemaCompletion(const ProjectState &State, StringRef Text,
         Add(Tag.getKey(), lsp::CompletionItemKind::EnumMember, "tag");
     break;
   }
-  llvm::sort(Items, [](const lsp::CompletionItem &A,
-                       const lsp::CompletionItem &B) { return A.label < B.label; });
+  llvm::sort(Items,
+             [](const lsp::CompletionItem &A, const lsp::CompletionItem &B) {
+               return A.label < B.label;
+             });
   return Items;
 }
 

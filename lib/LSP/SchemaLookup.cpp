@@ -42,8 +42,9 @@ StringRef getEntryText(const OperatorModel &Model, const NativeFunction &F,
   while (true) {
     StringRef Trimmed = Text.rtrim();
     size_t LastLine = Trimmed.rfind('\n');
-    StringRef Last =
-        LastLine == StringRef::npos ? Trimmed : Trimmed.drop_front(LastLine + 1);
+    StringRef Last = LastLine == StringRef::npos
+                         ? Trimmed
+                         : Trimmed.drop_front(LastLine + 1);
     if (LastLine == StringRef::npos || !Last.ltrim().starts_with("#"))
       return Trimmed;
     Text = Trimmed.take_front(LastLine);
@@ -66,8 +67,8 @@ getDefinitionName(const BackendKernel &K) {
   return {KernelDeclKind::Native, K.Kernel};
 }
 
-std::vector<KernelUse> findUses(const OperatorModel &Model,
-                                KernelDeclKind Kind, StringRef Name) {
+std::vector<KernelUse> findUses(const OperatorModel &Model, KernelDeclKind Kind,
+                                StringRef Name) {
   std::vector<KernelUse> Uses;
   if (Kind == KernelDeclKind::Meta) {
     for (const NativeFunctionsGroup &G : Model.getGroups())
@@ -78,7 +79,8 @@ std::vector<KernelUse> findUses(const OperatorModel &Model,
   }
   for (const std::unique_ptr<NativeFunction> &F : Model.getFunctions())
     for (const BackendKernel &K : F->Dispatch)
-      if (!K.Implicit && getDefinitionName(K) == std::make_pair(Kind, Name.str()))
+      if (!K.Implicit &&
+          getDefinitionName(K) == std::make_pair(Kind, Name.str()))
         Uses.push_back({F.get(), &K});
   return Uses;
 }

@@ -50,8 +50,8 @@ struct KernelUse {
   const NativeFunction *Function = nullptr;
   const BackendKernel *Kernel = nullptr;
 };
-std::vector<KernelUse> findUses(const OperatorModel &Model,
-                                KernelDeclKind Kind, llvm::StringRef Name);
+std::vector<KernelUse> findUses(const OperatorModel &Model, KernelDeclKind Kind,
+                                llvm::StringRef Name);
 
 /// The kernel definition of \p Symbols at \p P (its macro, name or
 /// parameter list).

@@ -19,8 +19,7 @@ std::vector<lsp::DocumentSymbol> getSchemaSymbols(const ProjectState &State) {
   if (!Schema)
     return {};
   const SourceMgr &SM = *Schema->SM;
-  StringRef Text =
-      SM.getMemoryBuffer(Schema->getSchemaBuffer())->getBuffer();
+  StringRef Text = SM.getMemoryBuffer(Schema->getSchemaBuffer())->getBuffer();
   std::vector<lsp::DocumentSymbol> Operators;
   // One symbol per operator name, its overloads inside, in file order.
   StringMap<size_t> ByName;
@@ -28,12 +27,12 @@ std::vector<lsp::DocumentSymbol> getSchemaSymbols(const ProjectState &State) {
        Schema->A.Model.getFunctions()) {
     const SchemaEntry &E = *F->Entry;
     StringRef Entry = getEntryText(Schema->A.Model, *F, Text);
-    lsp::Range Range = toLSPRange(
-        SM, SMRange(SMLoc::getFromPointer(Entry.begin()),
-                    SMLoc::getFromPointer(Entry.end())));
+    lsp::Range Range =
+        toLSPRange(SM, SMRange(SMLoc::getFromPointer(Entry.begin()),
+                               SMLoc::getFromPointer(Entry.end())));
     lsp::Range NameRange = toLSPRange(SM, F->getSchema().Name.Range);
-    lsp::DocumentSymbol Overload(F->getName(), lsp::SymbolKind::Function,
-                                 Range, NameRange);
+    lsp::DocumentSymbol Overload(F->getName(), lsp::SymbolKind::Function, Range,
+                                 NameRange);
     Overload.detail = E.Func.Value;
     const std::string &Name = F->getSchema().Name.Name;
     auto [It, Inserted] = ByName.try_emplace(Name, Operators.size());

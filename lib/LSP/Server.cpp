@@ -82,11 +82,10 @@ public:
          lsp::MessageHandler &Handler)
       : Options(Options), Transport(Transport),
         Work(Options, Documents.getFileSystem(),
-             ServerHooks{Options.DiagnosticsDocURL,
-                         [this](const std::string &Message) {
-                           showWarning(Message);
-                         },
-                         [this](StringRef Path) { return getURI(Path); }}),
+             ServerHooks{
+                 Options.DiagnosticsDocURL,
+                 [this](const std::string &Message) { showWarning(Message); },
+                 [this](StringRef Path) { return getURI(Path); }}),
         Sched(Options.Synchronous, Options.Debounce),
         Indexer(Options.Synchronous, Options.Debounce, /*Background=*/true) {
     Handler.method("initialize", this, &Server::onInitialize);
@@ -104,8 +103,7 @@ public:
     Handler.method("textDocument/documentSymbol", this,
                    &Server::onDocumentSymbol);
     Handler.method("textDocument/inlayHint", this, &Server::onInlayHint);
-    Handler.method("workspace/executeCommand", this,
-                   &Server::onExecuteCommand);
+    Handler.method("workspace/executeCommand", this, &Server::onExecuteCommand);
   }
 
 private:
@@ -308,7 +306,7 @@ void Server::checkSource(ProjectState &State, StringRef Path, bool Full) {
 }
 
 void Server::publishSchema(ProjectState &State) {
-  publish("schema " + State.getProject().SchemaPath,
+  publish("schema " + State.getProject().Inv.SchemaPath,
           State.getSchemaDiagnostics());
 }
 
@@ -316,7 +314,7 @@ void Server::scheduleIndexing(ProjectState &State) {
   // What the sources not open define, for navigation, completion and the
   // kernels no source defines; the schema's diagnostics again once the
   // last is in.
-  for (const std::string &Source : State.getProject().Sources) {
+  for (const std::string &Source : State.getProject().Inv.Sources) {
     if (State.getIndex().contains(Source) || Documents.get(Source))
       continue;
     std::optional<unique_function<void()>> Task = State.makeIndexTask(Source);
@@ -407,7 +405,8 @@ std::vector<lsp::Location>
 Server::toLocations(ArrayRef<PlaceInFile> Places) const {
   std::vector<lsp::Location> Locations;
   for (const PlaceInFile &Place : Places) {
-    Expected<lsp::URIForFile> URI = lsp::URIForFile::fromURI(getURI(Place.File));
+    Expected<lsp::URIForFile> URI =
+        lsp::URIForFile::fromURI(getURI(Place.File));
     if (!URI) {
       consumeError(URI.takeError());
       continue;
@@ -470,7 +469,7 @@ void Server::onDocumentSymbol(
   std::string Path = Params.textDocument.uri.file().str();
   answer<std::vector<lsp::DocumentSymbol>>(
       Path, std::move(Reply), [Path](ProjectState *State) {
-        if (!State || Path != State->getProject().SchemaPath)
+        if (!State || Path != State->getProject().Inv.SchemaPath)
           return std::vector<lsp::DocumentSymbol>();
         return getSchemaSymbols(*State);
       });
@@ -495,9 +494,9 @@ void Server::onInlayHint(const lsp::InlayHintsParams &Params,
 void Server::onExecuteCommand(const ExecuteCommandParams &Params,
                               lsp::Callback<json::Value> Reply) {
   if (Params.Command != ShowGeneratedCodeCommand)
-    return Reply(make_error<lsp::LSPError>(
-        "unknown command '" + Params.Command + "'",
-        lsp::ErrorCode::InvalidParams));
+    return Reply(
+        make_error<lsp::LSPError>("unknown command '" + Params.Command + "'",
+                                  lsp::ErrorCode::InvalidParams));
   std::string Path = Params.Place.textDocument.uri.file().str();
   lsp::Position P = Params.Place.position;
   Sched.schedule([this, Path, P, Reply = std::move(Reply)]() mutable {
@@ -507,8 +506,9 @@ void Server::onExecuteCommand(const ExecuteCommandParams &Params,
     if (!Changed)
       return Reply(Changed.takeError());
     if (!State)
-      return Reply(make_error<lsp::LSPError>(
-          "'" + Path + "' belongs to no project", lsp::ErrorCode::InvalidParams));
+      return Reply(
+          make_error<lsp::LSPError>("'" + Path + "' belongs to no project",
+                                    lsp::ErrorCode::InvalidParams));
     Expected<std::string> Code = getGeneratedCode(*State, Path, P);
     if (!Code)
       return Reply(make_error<lsp::LSPError>(toString(Code.takeError()),
@@ -573,9 +573,10 @@ void Server::publish(StringRef Origin,
 
 void Server::showWarning(const std::string &Message) {
   lsp::Logger::info("{0}", Message);
-  Transport.notify("window/showMessage",
-                   json::Object{{"type", static_cast<int>(lsp::MessageType::Warning)},
-                                {"message", Message}});
+  Transport.notify(
+      "window/showMessage",
+      json::Object{{"type", static_cast<int>(lsp::MessageType::Warning)},
+                   {"message", Message}});
 }
 
 Error runServer(const ServerOptions &Options, lsp::JSONTransport &Transport) {

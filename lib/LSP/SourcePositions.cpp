@@ -68,8 +68,7 @@ std::optional<size_t> getOffset(StringRef Text, lsp::Position P) {
   return Offset;
 }
 
-SMLoc fromLSPPosition(const SourceMgr &SM, unsigned BufferID,
-                      lsp::Position P) {
+SMLoc fromLSPPosition(const SourceMgr &SM, unsigned BufferID, lsp::Position P) {
   if (!BufferID || BufferID > SM.getNumBuffers())
     return SMLoc();
   StringRef Text = SM.getMemoryBuffer(BufferID)->getBuffer();

@@ -23,8 +23,7 @@ DocumentKind getDocumentKind(StringRef Path) {
 }
 
 Workspace::Workspace(const ServerOptions &Options,
-                     IntrusiveRefCntPtr<vfs::FileSystem> FS,
-                     ServerHooks Hooks)
+                     IntrusiveRefCntPtr<vfs::FileSystem> FS, ServerHooks Hooks)
     : Options(Options), FS(std::move(FS)), Hooks(std::move(Hooks)) {}
 
 void Workspace::warnOnce(const std::string &Message) {
@@ -44,14 +43,15 @@ std::shared_ptr<const Project> Workspace::findInBuildDirs(StringRef Path) {
       if (sys::fs::status(File, Status))
         continue;
       CachedProjectFile &Cached = ProjectFiles[File];
-      if (!Cached.P || Cached.ModificationTime != Status.getLastModificationTime()) {
+      if (!Cached.P ||
+          Cached.ModificationTime != Status.getLastModificationTime()) {
         Expected<Project> P = readProjectFile(File);
         if (!P) {
           warnOnce("skc-lsp: " + toString(P.takeError()));
           continue;
         }
-        if (P->RuntimeIncludeDir.empty())
-          P->RuntimeIncludeDir = Options.RuntimeIncludeDir;
+        if (P->Inv.RuntimeIncludeDir.empty())
+          P->Inv.RuntimeIncludeDir = Options.RuntimeIncludeDir;
         Cached = {Status.getLastModificationTime(),
                   std::make_shared<const Project>(std::move(*P))};
       }
@@ -65,11 +65,10 @@ std::shared_ptr<const Project> Workspace::findInBuildDirs(StringRef Path) {
 ProjectState &Workspace::getState(const std::string &Key, const Project &P) {
   std::unique_ptr<ProjectState> &State = States[Key];
   // A project file that changed (a source added, a flag) makes a new state.
-  if (!State || State->getProject().ProjectFile != P.ProjectFile ||
-      State->getProject().Sources != P.Sources ||
-      State->getProject().Backends != P.Backends ||
-      State->getProject().BuildDir != P.BuildDir ||
-      State->getProject().ExtraFlags != P.ExtraFlags)
+  const Invocation *Had = State ? &State->getProject().Inv : nullptr;
+  if (!Had || State->getProject().ProjectFile != P.ProjectFile ||
+      Had->Sources != P.Inv.Sources || Had->Backends != P.Inv.Backends ||
+      Had->BuildPath != P.Inv.BuildPath || Had->ExtraFlags != P.Inv.ExtraFlags)
     State = std::make_unique<ProjectState>(P, FS, Hooks);
   return *State;
 }
@@ -83,7 +82,8 @@ ProjectState *Workspace::getProjectFor(StringRef Path) {
   // reconfigured): its project as it was.
   if (auto It = LastProject.find(Path); It != LastProject.end()) {
     auto State = States.find(It->second);
-    if (State != States.end() && !State->second->getProject().ProjectFile.empty()) {
+    if (State != States.end() &&
+        !State->second->getProject().ProjectFile.empty()) {
       warnOnce("skc-lsp: the project file '" + It->second +
                "' is gone (was the build directory deleted?); its files are "
                "checked as it last said until the build is configured again");
@@ -96,12 +96,12 @@ ProjectState *Workspace::getProjectFor(StringRef Path) {
     // The server's --schema, -p and flags: the sources given are checked
     // against it.
     Project P;
-    P.SchemaPath = Options.SchemaPath;
-    P.BuildDir = Options.BuildPath;
-    P.RuntimeIncludeDir = Options.RuntimeIncludeDir;
-    P.ExtraFlags = Options.ExtraFlags;
+    P.Inv.SchemaPath = Options.SchemaPath;
+    P.Inv.BuildPath = Options.BuildPath;
+    P.Inv.RuntimeIncludeDir = Options.RuntimeIncludeDir;
+    P.Inv.ExtraFlags = Options.ExtraFlags;
     // Both kinds of source, so that one state serves .cpp and .cu files.
-    P.Backends = Invocation::getDefaultBackends({"a.cpp", "a.cu"});
+    P.Inv.Backends = Invocation::getDefaultBackends({"a.cpp", "a.cu"});
     return &getState("--schema", P);
   }
   if (Kind != DocumentKind::Schema)
@@ -109,8 +109,8 @@ ProjectState *Workspace::getProjectFor(StringRef Path) {
   // A schema on its own, with the tags.yaml beside it, as `skc --schema`
   // checks it.
   Project P;
-  P.SchemaPath = Path.str();
-  P.RuntimeIncludeDir = Options.RuntimeIncludeDir;
+  P.Inv.SchemaPath = Path.str();
+  P.Inv.RuntimeIncludeDir = Options.RuntimeIncludeDir;
   return &getState("schema:" + Path.str(), P);
 }
 

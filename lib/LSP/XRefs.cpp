@@ -32,14 +32,13 @@ static std::vector<PlaceInFile> getSchemaPlaces(const ProjectState &State,
                          : U.Function->Entry->getKeyRange("structured");
     if (!R.isValid())
       R = U.Function->Entry->getKeyRange("func");
-    Places.push_back(getPlace(Schema, State.getProject().SchemaPath, R));
+    Places.push_back(getPlace(Schema, State.getProject().Inv.SchemaPath, R));
   }
   return Places;
 }
 
-static std::vector<PlaceInFile> getDefinitions(const ProjectState &State,
-                                               KernelDeclKind Kind,
-                                               StringRef Name) {
+static std::vector<PlaceInFile>
+getDefinitions(const ProjectState &State, KernelDeclKind Kind, StringRef Name) {
   std::vector<PlaceInFile> Places;
   for (const KernelSymbol &S : State.getIndex().find(Kind, Name))
     Places.push_back({S.File, S.NameRange});
@@ -58,16 +57,16 @@ static std::optional<PlaceInFile> findWrapper(const Project &P,
   if (!Buffer)
     return std::nullopt;
   StringRef Text = (*Buffer)->getBuffer();
-  std::string Comment = "// " + P.Namespace + "::" + F.getName() + "\n";
+  std::string Comment = "// " + P.Inv.Namespace + "::" + F.getName() + "\n";
   size_t At = Text.find(Comment);
   if (At == StringRef::npos)
     return std::nullopt;
   int Line = static_cast<int>(Text.take_front(At).count('\n')) + 1;
   StringRef Wrapper = Text.drop_front(At + Comment.size());
   Wrapper = Wrapper.take_until([](char C) { return C == '\n'; });
-  return PlaceInFile{Path.str().str(),
-                     lsp::Range(lsp::Position(Line, 0),
-                                lsp::Position(Line, Wrapper.size()))};
+  return PlaceInFile{
+      Path.str().str(),
+      lsp::Range(lsp::Position(Line, 0), lsp::Position(Line, Wrapper.size()))};
 }
 
 std::vector<PlaceInFile> getDefinition(const ProjectState &State,
@@ -75,7 +74,7 @@ std::vector<PlaceInFile> getDefinition(const ProjectState &State,
   const CheckedSchema *Schema = State.getSchema();
   if (!Schema)
     return {};
-  if (Path != State.getProject().SchemaPath) {
+  if (Path != State.getProject().Inv.SchemaPath) {
     std::vector<KernelSymbol> Kernels = State.getIndex().getKernels(Path);
     const KernelSymbol *S = findKernelAt(Kernels, P);
     return S ? getSchemaPlaces(State, S->Kind, S->Name)
@@ -91,16 +90,15 @@ std::vector<PlaceInFile> getDefinition(const ProjectState &State,
   }
   // On the operator's name: its wrapper, and its meta function.
   SMRange Name = F->getSchema().Name.Range;
-  if (!Name.isValid() ||
-      !contains(toLSPRange(*Schema->SM, Name), P))
+  if (!Name.isValid() || !contains(toLSPRange(*Schema->SM, Name), P))
     return {};
   std::vector<PlaceInFile> Places;
   if (std::optional<PlaceInFile> Wrapper = findWrapper(State.getProject(), *F))
     Places.push_back(std::move(*Wrapper));
   if (F->Group && F->Group->isStructured())
-    for (PlaceInFile &Meta :
-         getDefinitions(State, KernelDeclKind::Meta,
-                        (StructuredClassPrefix + F->Group->getMetaName()).str()))
+    for (PlaceInFile &Meta : getDefinitions(
+             State, KernelDeclKind::Meta,
+             (StructuredClassPrefix + F->Group->getMetaName()).str()))
       Places.push_back(std::move(Meta));
   return Places;
 }
@@ -111,7 +109,7 @@ std::vector<PlaceInFile> getReferences(const ProjectState &State,
   if (!Schema)
     return {};
   std::optional<std::pair<KernelDeclKind, std::string>> Kernel;
-  if (Path == State.getProject().SchemaPath) {
+  if (Path == State.getProject().Inv.SchemaPath) {
     SMLoc Loc = fromLSPPosition(*Schema->SM, Schema->getSchemaBuffer(), P);
     if (const NativeFunction *F = findFunctionAt(Schema->A.Model, Loc))
       if (const BackendKernel *K = findDispatchAt(*F, Loc))
@@ -125,8 +123,7 @@ std::vector<PlaceInFile> getReferences(const ProjectState &State,
     return {};
   std::vector<PlaceInFile> Places =
       getDefinitions(State, Kernel->first, Kernel->second);
-  for (PlaceInFile &Use :
-       getSchemaPlaces(State, Kernel->first, Kernel->second))
+  for (PlaceInFile &Use : getSchemaPlaces(State, Kernel->first, Kernel->second))
     Places.push_back(std::move(Use));
   return Places;
 }

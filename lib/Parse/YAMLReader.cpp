@@ -226,9 +226,8 @@ YAMLReadCache::~YAMLReadCache() = default;
 /// The items of the list \p Buffer holds, each from the cache or read on
 /// its own; none when Buffer is not a plain list of items, or an item has a
 /// problem (the whole document's read then reports it).
-static std::optional<YAMLNode>
-readItems(StringRef Buffer, const SourceMgr &SM,
-          YAMLReadCache::Implementation &Cache) {
+static std::optional<YAMLNode> readItems(StringRef Buffer, const SourceMgr &SM,
+                                         YAMLReadCache::Implementation &Cache) {
   // Before the first item: comments and blank lines only.
   SmallVector<StringRef, 0> Chunks;
   size_t ItemStart = StringRef::npos;

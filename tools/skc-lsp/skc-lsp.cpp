@@ -37,11 +37,11 @@ static cl::opt<bool> LitTest(
              "JSON (for lit tests)"),
     cl::cat(Category));
 
-static cl::opt<bool> Sync(
-    "sync",
-    cl::desc("Do each check and answer each request at once, in the order "
-             "the messages come, on one thread (implied by -lit-test)"),
-    cl::cat(Category));
+static cl::opt<bool>
+    Sync("sync",
+         cl::desc("Do each check and answer each request at once, in the order "
+                  "the messages come, on one thread (implied by -lit-test)"),
+         cl::cat(Category));
 
 static cl::opt<unsigned> Debounce(
     "debounce",

@@ -1,4 +1,4 @@
-//===--- Pipeline.h - One skc run, as a library ----------------*- C++ -*-===//
+//===--- Pipeline.h - One skc run, as a library -----------------*- C++ -*-===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -73,8 +73,9 @@ std::vector<GeneratedFile> emitKernelHeaders(const Invocation &Inv,
 
 /// How the front end parses \p Inv's kernel sources, with \p Headers (from
 /// emitKernelHeaders) mapped in.
-KernelSourceOptions getKernelSourceOptions(const Invocation &Inv,
-                                           llvm::ArrayRef<GeneratedFile> Headers);
+KernelSourceOptions
+getKernelSourceOptions(const Invocation &Inv,
+                       llvm::ArrayRef<GeneratedFile> Headers);
 
 /// How the kernels the front end finds are checked against the model.
 KernelCheckOptions getKernelCheckOptions(const Invocation &Inv);

@@ -61,16 +61,17 @@ void writeProject(const TempDir &Dir, StringRef Build = "build") {
 TEST(ProjectTest, ReadsWhatSkcAddKernelLibraryWrites) {
   TempDir Dir;
   writeProject(Dir);
-  Expected<Project> P = readProjectFile(Dir.path("build/skc-projects/lib.json"));
+  Expected<Project> P =
+      readProjectFile(Dir.path("build/skc-projects/lib.json"));
   ASSERT_TRUE(bool(P)) << toString(P.takeError());
   EXPECT_EQ(P->Name, "lib");
-  EXPECT_EQ(P->SchemaPath, Dir.path("ops.yaml"));
+  EXPECT_EQ(P->Inv.SchemaPath, Dir.path("ops.yaml"));
   EXPECT_TRUE(P->owns(Dir.path("ops.yaml")));
   EXPECT_TRUE(P->isSource(Dir.path("k.cpp")));
   EXPECT_FALSE(P->owns(Dir.path("other.cpp")));
-  EXPECT_EQ(P->Backends, std::vector<DispatchKey>{DispatchKey::CPU});
+  EXPECT_EQ(P->Inv.Backends, std::vector<DispatchKey>{DispatchKey::CPU});
   // The compile flags after `--`; skc's own options are the build's.
-  EXPECT_EQ(P->ExtraFlags, std::vector<std::string>{"-DLIB=1"});
+  EXPECT_EQ(P->Inv.ExtraFlags, std::vector<std::string>{"-DLIB=1"});
 }
 
 TEST(ProjectTest, RefusesWhatItCannotRead) {
@@ -84,8 +85,9 @@ TEST(ProjectTest, RefusesWhatItCannotRead) {
   EXPECT_NE(Error(R"({"version": 2, "name": "x", "schema": "/s.yaml"})")
                 .find("a version this skc-lsp does not read"),
             std::string::npos);
-  EXPECT_NE(Error(R"({"version": 1, "name": "x"})").find("no 'name' or no 'schema'"),
-            std::string::npos);
+  EXPECT_NE(
+      Error(R"({"version": 1, "name": "x"})").find("no 'name' or no 'schema'"),
+      std::string::npos);
   EXPECT_NE(Error(R"({"version": 1, "name": "x", "schema": "/s.yaml",
                       "backends": ["Vulkan"]})")
                 .find("unknown backend 'Vulkan'"),
@@ -122,7 +124,7 @@ TEST(WorkspaceTest, AFileGetsItsProjectOrTheSchemaAlone) {
   // Outside every project: a schema is checked alone, a source not at all.
   ProjectState *Alone = W.getProjectFor(Dir.path("other.yaml"));
   ASSERT_TRUE(Alone);
-  EXPECT_EQ(Alone->getProject().SchemaPath, Dir.path("other.yaml"));
+  EXPECT_EQ(Alone->getProject().Inv.SchemaPath, Dir.path("other.yaml"));
   EXPECT_TRUE(Alone->getProject().Name.empty());
   EXPECT_FALSE(W.getProjectFor(Dir.path("other.cpp")));
   EXPECT_TRUE(Warnings.empty());
@@ -144,7 +146,7 @@ TEST(WorkspaceTest, SourcesOutsideEveryProjectUseTheServersSchema) {
   Workspace W(Options, vfs::getRealFileSystem(), ServerHooks{});
   ProjectState *CPU = W.getProjectFor(Dir.path("a.cpp"));
   ASSERT_TRUE(CPU);
-  EXPECT_EQ(CPU->getProject().SchemaPath, Dir.path("s.yaml"));
+  EXPECT_EQ(CPU->getProject().Inv.SchemaPath, Dir.path("s.yaml"));
   // One state for the schema, its .cpp and its .cu sources.
   EXPECT_EQ(W.getProjectFor(Dir.path("b.cu")), CPU);
   EXPECT_EQ(W.getProjectFor(Dir.path("s.yaml")), CPU);

@@ -30,11 +30,14 @@ TEST(SchedulerTest, ACheckScheduledAgainWaitsForTheNewestEdit) {
         std::lock_guard<std::mutex> Lock(Mutex);
         Ran.push_back("a.cpp " + std::to_string(Edit));
       });
-    S.scheduleDebounced("check b.cpp", [&] {
-      std::lock_guard<std::mutex> Lock(Mutex);
-      Ran.push_back("b.cpp");
-      Done.set_value();
-    }, 0ms);
+    S.scheduleDebounced(
+        "check b.cpp",
+        [&] {
+          std::lock_guard<std::mutex> Lock(Mutex);
+          Ran.push_back("b.cpp");
+          Done.set_value();
+        },
+        0ms);
     // A request does not wait for a.cpp's delay.
     std::promise<void> Answered;
     S.schedule([&] {

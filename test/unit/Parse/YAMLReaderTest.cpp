@@ -127,8 +127,8 @@ TEST_F(YAMLReaderTest, ReadingItemByItemReadsTheSameTree) {
                      "- func: >\n    neg(Tensor self) -> Tensor\n";
   // Twice with the cache (the second from it), then after an edit of the
   // second item, each time as the whole document's read has it.
-  for (std::string T : {Text, Text,
-                        std::string(Text).replace(Text.find("mul"), 3, "div")}) {
+  for (std::string T :
+       {Text, Text, std::string(Text).replace(Text.find("mul"), 3, "div")}) {
     unsigned ID = SM.AddNewSourceBuffer(
         MemoryBuffer::getMemBufferCopy(T, "test.yaml"), SMLoc());
     std::optional<YAMLNode> Whole = readYAML(ID, Diags);

@@ -73,15 +73,15 @@ static std::vector<KernelSymbol> getKernelSymbols(StringRef Path,
   return Symbols;
 }
 
-ProjectState::ProjectState(Project P, IntrusiveRefCntPtr<vfs::FileSystem> FS,
-                           const ServerHooks &Hooks)
-    : P(std::move(P)), FS(std::move(FS)), Hooks(Hooks) {}
+ProjectState::ProjectState(Project P, const ServerHooks &Hooks)
+    : P(std::move(P)), FS(Hooks.MakeFileSystem()), Hooks(Hooks) {}
 
 ProjectState::~ProjectState() = default;
 
-Invocation ProjectState::getInvocation() const {
+Invocation
+ProjectState::getInvocation(IntrusiveRefCntPtr<vfs::FileSystem> Files) const {
   Invocation Inv = P.Inv;
-  Inv.FileSystem = FS;
+  Inv.FileSystem = Files ? std::move(Files) : FS;
   return Inv;
 }
 
@@ -275,11 +275,12 @@ std::optional<unique_function<void()>>
 ProjectState::makeIndexTask(StringRef Path) {
   if (!Schema || Schema->HasErrors)
     return std::nullopt;
-  KernelSourceOptions Options =
-      getKernelSourceOptions(getInvocation(), *getHeaders());
+  // What the task reads is its own (a file system, whose working directory
+  // its parse sets) or shared and never changed, so that the worker may go
+  // on while it runs.
+  KernelSourceOptions Options = getKernelSourceOptions(
+      getInvocation(Hooks.MakeFileSystem()), *getHeaders());
   Options.InstantiateFunctionTemplates = false;
-  // What the task reads is its own or shared and never changed, so that the
-  // worker may go on while it runs.
   return [Path = Path.str(), Options = std::move(Options), DB = getDatabase(),
           Schema = Schema, Index = Index] {
     SourceMgr SM;

@@ -76,12 +76,15 @@ struct ServerHooks {
   std::function<void(const std::string &)> Warn;
   /// Names a file as the client does.
   std::function<std::string(llvm::StringRef)> GetURI;
+  /// A file system for files to be read from: the open documents' texts
+  /// over the disk. One per thread: a parse sets its working directory.
+  std::function<llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>()>
+      MakeFileSystem;
 };
 
 class ProjectState {
 public:
-  ProjectState(Project P, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-               const ServerHooks &Hooks);
+  ProjectState(Project P, const ServerHooks &Hooks);
   ~ProjectState();
 
   const Project &getProject() const { return P; }
@@ -112,7 +115,10 @@ public:
   const KernelIndex &getIndex() const { return *Index; }
 
 private:
-  Invocation getInvocation() const;
+  /// The project's Invocation, reading from \p Files (the worker's when
+  /// null).
+  Invocation getInvocation(
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files = nullptr) const;
   /// The compile commands of the build directory; null when there is none
   /// or it cannot be read (said once through Warn).
   std::shared_ptr<const clang::tooling::CompilationDatabase> getDatabase();
@@ -121,6 +127,7 @@ private:
   const std::shared_ptr<const std::vector<GeneratedFile>> &getHeaders();
 
   Project P;
+  /// The worker's file system.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
   const ServerHooks &Hooks;
   std::shared_ptr<const CheckedSchema> Schema;

@@ -81,11 +81,12 @@ public:
   Server(const ServerOptions &Options, lsp::JSONTransport &Transport,
          lsp::MessageHandler &Handler)
       : Options(Options), Transport(Transport),
-        Work(Options, Documents.getFileSystem(),
+        Work(Options,
              ServerHooks{
                  Options.DiagnosticsDocURL,
                  [this](const std::string &Message) { showWarning(Message); },
-                 [this](StringRef Path) { return getURI(Path); }}),
+                 [this](StringRef Path) { return getURI(Path); },
+                 [this] { return Documents.getFileSystem(); }}),
         Sched(Options.Synchronous, Options.Debounce),
         Indexer(Options.Synchronous, Options.Debounce, /*Background=*/true) {
     Handler.method("initialize", this, &Server::onInitialize);

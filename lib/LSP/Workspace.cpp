@@ -22,9 +22,8 @@ DocumentKind getDocumentKind(StringRef Path) {
   return DocumentKind::Other;
 }
 
-Workspace::Workspace(const ServerOptions &Options,
-                     IntrusiveRefCntPtr<vfs::FileSystem> FS, ServerHooks Hooks)
-    : Options(Options), FS(std::move(FS)), Hooks(std::move(Hooks)) {}
+Workspace::Workspace(const ServerOptions &Options, ServerHooks Hooks)
+    : Options(Options), Hooks(std::move(Hooks)) {}
 
 void Workspace::warnOnce(const std::string &Message) {
   if (Warned.insert(Message).second)
@@ -69,7 +68,7 @@ ProjectState &Workspace::getState(const std::string &Key, const Project &P) {
   if (!Had || State->getProject().ProjectFile != P.ProjectFile ||
       Had->Sources != P.Inv.Sources || Had->Backends != P.Inv.Backends ||
       Had->BuildPath != P.Inv.BuildPath || Had->ExtraFlags != P.Inv.ExtraFlags)
-    State = std::make_unique<ProjectState>(P, FS, Hooks);
+    State = std::make_unique<ProjectState>(P, Hooks);
   return *State;
 }
 

@@ -36,9 +36,7 @@ DocumentKind getDocumentKind(llvm::StringRef Path);
 
 class Workspace {
 public:
-  Workspace(const ServerOptions &Options,
-            llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
-            ServerHooks Hooks);
+  Workspace(const ServerOptions &Options, ServerHooks Hooks);
 
   /// The project that checks \p Path; null when none does (a kernel source
   /// outside every project, with no --schema).
@@ -55,7 +53,6 @@ private:
   void warnOnce(const std::string &Message);
 
   const ServerOptions &Options;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
   ServerHooks Hooks;
   llvm::StringSet<> Warned;
   llvm::StringMap<CachedProjectFile> ProjectFiles;

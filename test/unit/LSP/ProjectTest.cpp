@@ -113,10 +113,10 @@ TEST(WorkspaceTest, AFileGetsItsProjectOrTheSchemaAlone) {
   writeProject(Dir);
   ServerOptions Options;
   std::vector<std::string> Warnings;
-  Workspace W(Options, vfs::getRealFileSystem(),
-              ServerHooks{"",
-                          [&](const std::string &M) { Warnings.push_back(M); },
-                          nullptr});
+  Workspace W(
+      Options,
+      ServerHooks{"", [&](const std::string &M) { Warnings.push_back(M); },
+                  nullptr, [] { return vfs::createPhysicalFileSystem(); }});
   ProjectState *Source = W.getProjectFor(Dir.path("k.cpp"));
   ASSERT_TRUE(Source);
   EXPECT_EQ(Source->getProject().Name, "lib");
@@ -143,7 +143,9 @@ TEST(WorkspaceTest, SourcesOutsideEveryProjectUseTheServersSchema) {
   TempDir Dir;
   ServerOptions Options;
   Options.SchemaPath = Dir.path("s.yaml");
-  Workspace W(Options, vfs::getRealFileSystem(), ServerHooks{});
+  ServerHooks Hooks;
+  Hooks.MakeFileSystem = [] { return vfs::createPhysicalFileSystem(); };
+  Workspace W(Options, Hooks);
   ProjectState *CPU = W.getProjectFor(Dir.path("a.cpp"));
   ASSERT_TRUE(CPU);
   EXPECT_EQ(CPU->getProject().Inv.SchemaPath, Dir.path("s.yaml"));

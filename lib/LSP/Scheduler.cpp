@@ -8,11 +8,16 @@
 
 #include "llvm/Support/Threading.h"
 
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 namespace skc {
 
 Scheduler::Scheduler(bool Synchronous, std::chrono::milliseconds Debounce,
                      bool Background)
-    : Synchronous(Synchronous), Debounce(Debounce) {
+    : Synchronous(Synchronous), Background(Background), Debounce(Debounce) {
   if (!Synchronous)
     Worker = std::thread([this, Background] {
       if (Background)
@@ -29,6 +34,15 @@ Scheduler::~Scheduler() {
     Stopping = true;
   }
   Wake.notify_all();
+#if defined(__linux__)
+  // At the lowest priority (SCHED_IDLE), the task running now would hold
+  // the server's exit until the machine is idle: let it finish at the
+  // normal one (llvm::set_thread_priority sets only its own thread's).
+  if (Background) {
+    sched_param Normal{};
+    pthread_setschedparam(Worker.native_handle(), SCHED_OTHER, &Normal);
+  }
+#endif
   Worker.join();
 }
 

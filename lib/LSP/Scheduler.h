@@ -62,6 +62,7 @@ private:
   void run();
 
   bool Synchronous;
+  bool Background;
   std::chrono::milliseconds Debounce;
   std::mutex Mutex;
   std::condition_variable Wake;

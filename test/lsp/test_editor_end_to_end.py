@@ -111,7 +111,7 @@ async def test_hover_and_definition_cross_files(client: LanguageClient):
         in hover.contents.value
     # The sources that are not open are indexed in the background: ask
     # until the definition is known, as a user would.
-    for _ in range(600):
+    for _ in range(1200):
         locations = await client.text_document_definition_async(
             types.DefinitionParams(
                 text_document=types.TextDocumentIdentifier(uri=uri),

@@ -22,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -68,6 +69,7 @@ std::vector<std::string> getOutputPaths(const Invocation &Inv) {
 
 std::vector<GeneratedFile> emitKernelHeaders(const Invocation &Inv,
                                              const OperatorModel &Model) {
+  llvm::TimeTraceScope Scope("EmitKernelHeaders");
   std::vector<GeneratedFile> Headers;
   for (GeneratedFile &F : emitAll(Model, getEmitOptions(Inv)))
     if (StringRef(F.Name).ends_with(".h"))
@@ -111,9 +113,11 @@ static Error checkKernelSources(const Invocation &Inv,
   }
   KernelSourceOptions Options = getKernelSourceOptions(Inv, Headers);
   Options.Dependencies = &A.Dependencies;
+  Options.BeforeSource = Inv.SourceProgress;
   if (Error E = parseKernelSources(Inv.Sources, Database.get(), Options, Diags,
                                    A.Decls))
     return E;
+  llvm::TimeTraceScope Scope("CheckKernels");
   checkKernels(A.Model, A.Decls, getKernelCheckOptions(Inv), Diags);
   return Error::success();
 }
@@ -121,6 +125,7 @@ static Error checkKernelSources(const Invocation &Inv,
 Expected<Analysis> analyzeSchema(const Invocation &Inv,
                                  DiagnosticsEngine &Diags,
                                  YAMLReadCache *Cache) {
+  llvm::TimeTraceScope Scope("CheckSchema", Inv.SchemaPath);
   SourceMgr &SM = Diags.getSourceMgr();
   vfs::FileSystem *FS = Inv.FileSystem.get();
   Expected<unsigned> SchemaBuffer = addFile(SM, Inv.SchemaPath, FS);
@@ -215,6 +220,7 @@ static std::string makeDepfile(const Invocation &Inv, const Analysis &A,
 
 Error produceOutputs(const Invocation &Inv, const Analysis &A,
                      const SourceMgr &SM, raw_ostream &Out) {
+  llvm::TimeTraceScope Scope("ProduceOutputs");
   switch (Inv.PrintOpModel) {
   case OpModelFormat::None:
     break;

@@ -45,6 +45,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 using namespace llvm;
@@ -116,7 +117,12 @@ Error parseKernelSources(ArrayRef<std::string> Sources,
   KernelDeclActionFactory Factory(Session);
   // One ClangTool per source: ClangTool::run prints "[1/N] Processing file"
   // to stderr when it is given more than one.
-  for (const std::string &Source : Sources) {
+  for (size_t I = 0; I != Sources.size(); ++I) {
+    const std::string &Source = Sources[I];
+    if (Options.BeforeSource)
+      Options.BeforeSource(I, Sources.size(), Source);
+    // Clang's own scopes (each header, each instantiation) nest inside.
+    llvm::TimeTraceScope Scope("CheckKernelSource", Source);
     tooling::ClangTool Tool(Commands, Source,
                             std::make_shared<clang::PCHContainerOperations>(),
                             FS);

@@ -31,6 +31,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -186,6 +187,27 @@ cl::opt<std::string> CppNamespace(
 cl::list<std::string> Sources(cl::Positional,
                               cl::desc("[kernel sources (.cpp, .cu)...]"),
                               cl::cat(SkcCategory));
+
+cl::opt<cl::boolOrDefault> Progress(
+    "progress",
+    cl::desc("Print '[3/28] checking FILE' before each kernel source "
+             "(default: when stderr is a terminal and there are several)"),
+    cl::cat(SkcCategory));
+
+cl::opt<std::string> TimeTracePath(
+    "time-trace",
+    cl::desc("Write where the run's time goes, as Chrome trace JSON (as "
+             "clang -ftime-trace does): the schema's check, each kernel "
+             "source with Clang's own scopes inside (each header, the "
+             "parse, template instantiation), the kernel checks, the "
+             "emission"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<unsigned> TimeTraceGranularity(
+    "time-trace-granularity",
+    cl::desc("The shortest scope --time-trace records, in microseconds "
+             "(default: 500)"),
+    cl::value_desc("us"), cl::init(500), cl::cat(SkcCategory));
 
 cl::opt<std::string> BuildPath(
     "p",
@@ -383,7 +405,26 @@ int main(int argc, char **argv) {
   for (diag::Kind K : Ignored)
     Diags.ignoreWarning(K);
 
+  bool ShowProgress = Progress == cl::BOU_UNSET
+                          ? errs().is_displayed() && Inv->Sources.size() > 1
+                          : Progress == cl::BOU_TRUE;
+  if (ShowProgress)
+    Inv->SourceProgress = [](size_t Index, size_t Count, StringRef Source) {
+      errs() << '[' << Index + 1 << '/' << Count << "] checking " << Source
+             << '\n';
+    };
+  if (!TimeTracePath.empty())
+    timeTraceProfilerInitialize(TimeTraceGranularity, "skc");
   Expected<bool> HadErrors = runPipeline(*Inv, Diags, outs());
+  if (!TimeTracePath.empty()) {
+    Error Written = timeTraceProfilerWrite(TimeTracePath, TimeTracePath);
+    timeTraceProfilerCleanup();
+    if (Written) {
+      consumeError(HadErrors.takeError());
+      WithColor::error(errs(), "skc") << toString(std::move(Written)) << '\n';
+      return ExitUsage;
+    }
+  }
   if (!HadErrors) {
     WithColor::error(errs(), "skc") << toString(HadErrors.takeError()) << '\n';
     return ExitUsage;

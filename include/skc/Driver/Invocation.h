@@ -19,6 +19,7 @@
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,10 @@ struct Invocation {
   std::string RuntimeIncludeDir;
   /// Do not report kernels no given source defines.
   bool NoMissingKernels = false;
+  /// Called before each kernel source is checked (the command line's
+  /// progress lines); may be empty.
+  std::function<void(size_t Index, size_t Count, llvm::StringRef Source)>
+      SourceProgress;
 
   /// The backends built, among getSelectableBackends().
   std::vector<DispatchKey> Backends;

@@ -30,6 +30,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -81,6 +82,10 @@ struct KernelSourceOptions {
   /// check on save or in the build. Note [Function templates left
   /// uninstantiated] in lib/Frontend/KernelDeclAction.cpp.
   bool InstantiateFunctionTemplates = true;
+  /// Called before each source is parsed, with its index among \p Count:
+  /// what a tool shows as progress.
+  std::function<void(size_t Index, size_t Count, llvm::StringRef Source)>
+      BeforeSource;
 };
 
 /// Parses \p Sources and appends what it finds to \p Decls, source by

@@ -10,6 +10,7 @@
 
 #include "skc/Sema/KernelSignature.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -57,10 +58,10 @@ static std::string describe(const ProjectState &State,
      << F.Entry->Func.Value << "\n```\n";
   if (const NativeFunctionsGroup *G = F.Group) {
     OS << "\nVariants:";
+    ListSeparator Comma(",");
     for (const NativeFunction *Member : G->getFunctions())
-      OS << " `" << Member->getName() << "` ("
-         << getSchemaKindName(Member->Kind) << ")"
-         << (Member == G->getFunctions().back() ? "" : ",");
+      OS << Comma << " `" << Member->getName() << "` ("
+         << getSchemaKindName(Member->Kind) << ")";
     OS << "\n";
   }
   OS << "\nKernels:\n";

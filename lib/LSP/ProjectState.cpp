@@ -257,7 +257,7 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path, StringRef Text,
     if (auto It = ByFile.find(File); It != ByFile.end())
       for (json::Value &V : It->second)
         Result.Diagnostics.push_back(std::move(V));
-  Result.Kernels = getKernelSymbols(Path, SM, Decls);
+  std::vector<KernelSymbol> Kernels = getKernelSymbols(Path, SM, Decls);
   auto Names = [](ArrayRef<KernelSymbol> Symbols) {
     std::vector<std::tuple<KernelDeclKind, std::string, bool>> Result;
     for (const KernelSymbol &S : Symbols)
@@ -266,8 +266,8 @@ Expected<SourceCheck> ProjectState::checkSource(StringRef Path, StringRef Text,
   };
   Result.KernelsChanged =
       !Index->contains(Path) ||
-      Names(Index->getKernels(Path)) != Names(Result.Kernels);
-  Index->set(Path, Result.Kernels);
+      Names(Index->getKernels(Path)) != Names(Kernels);
+  Index->set(Path, std::move(Kernels));
   return Result;
 }
 

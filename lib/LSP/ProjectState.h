@@ -62,7 +62,6 @@ struct CheckedSchema {
 struct SourceCheck {
   /// The diagnostics of the source, in LSP form.
   std::vector<llvm::json::Value> Diagnostics;
-  std::vector<KernelSymbol> Kernels;
   /// Whether the kernels the source defines are not those the index had.
   bool KernelsChanged = false;
 };

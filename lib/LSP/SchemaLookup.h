@@ -15,7 +15,7 @@
 #ifndef SKC_LIB_LSP_SCHEMALOOKUP_H
 #define SKC_LIB_LSP_SCHEMALOOKUP_H
 
-#include "ProjectState.h"
+#include "KernelIndex.h"
 
 #include "skc/Sema/OperatorModel.h"
 

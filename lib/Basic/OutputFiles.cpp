@@ -83,11 +83,12 @@ Error OutputFiles::commit() {
     if (!sys::fs::status(F.Path, Status) && sys::fs::is_directory(Status))
       return fileError(std::make_error_code(std::errc::is_a_directory),
                        F.Path);
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Old =
-            MemoryBuffer::getFile(F.Path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false))
-      if ((*Old)->getBuffer() == F.Contents)
-        continue;
+    if (F.When == Rewrite::IfChanged)
+      if (ErrorOr<std::unique_ptr<MemoryBuffer>> Old =
+              MemoryBuffer::getFile(F.Path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false))
+        if ((*Old)->getBuffer() == F.Contents)
+          continue;
     SmallString<256> Dir(F.Path);
     sys::path::remove_filename(Dir);
     if (!Dir.empty())

@@ -8,6 +8,7 @@
 #include "skc/Basic/Diagnostic.h"
 #include "skc/Basic/OutputFiles.h"
 #include "skc/Config.h"
+#include "skc/Driver/KernelFacts.h"
 #include "skc/Emit/CoverageReport.h"
 #include "skc/Emit/Emitters.h"
 #include "skc/Frontend/KernelSourceParser.h"
@@ -62,7 +63,8 @@ EmitOptions getEmitOptions(const Invocation &Inv) {
 
 std::vector<std::string> getOutputPaths(const Invocation &Inv) {
   std::vector<std::string> Paths;
-  for (const std::string &Name : getOutputFileNames(getEmitOptions(Inv)))
+  for (const std::string &Name :
+       getOutputFileNames(getEmitOptions(Inv), Inv.Outputs))
     Paths.push_back(Inv.getOutputPath(Name));
   return Paths;
 }
@@ -94,7 +96,8 @@ KernelSourceOptions getKernelSourceOptions(const Invocation &Inv,
 
 KernelCheckOptions getKernelCheckOptions(const Invocation &Inv) {
   KernelCheckOptions Check;
-  Check.RequireAllKernels = !Inv.NoMissingKernels;
+  // A source checked on its own is not the library.
+  Check.RequireAllKernels = !Inv.NoMissingKernels && Inv.FactsPath.empty();
   Check.Backends = Inv.Backends;
   return Check;
 }
@@ -118,7 +121,49 @@ static Error checkKernelSources(const Invocation &Inv,
                                    A.Decls))
     return E;
   llvm::TimeTraceScope Scope("CheckKernels");
-  checkKernels(A.Model, A.Decls, getKernelCheckOptions(Inv), Diags);
+  checkKernels(A.Model, A.Decls, getKernelCheckOptions(Inv), Diags,
+               Inv.FactsPath.empty() ? nullptr : &A.Provided);
+  return Error::success();
+}
+
+/// Reads the facts files Inv.Sources names and checks the library they
+/// describe as a whole.
+static Error mergeKernelFacts(const Invocation &Inv, DiagnosticsEngine &Diags,
+                              Analysis &A) {
+  llvm::TimeTraceScope Scope("MergeKernelFacts");
+  vfs::FileSystem &FS =
+      Inv.FileSystem ? *Inv.FileSystem : *vfs::getRealFileSystem();
+  for (size_t I = 0; I != Inv.Sources.size(); ++I) {
+    const std::string &Path = Inv.Sources[I];
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Text = FS.getBufferForFile(Path);
+    if (!Text)
+      return createFileError(Path, Text.getError());
+    Expected<KernelFacts> Facts =
+        readKernelFacts((*Text)->getBuffer(), Path, I);
+    if (!Facts)
+      return Facts.takeError();
+    std::move(Facts->Decls.begin(), Facts->Decls.end(),
+              std::back_inserter(A.Decls));
+    std::move(Facts->Provided.begin(), Facts->Provided.end(),
+              std::back_inserter(A.Provided));
+  }
+  // A definition's source is read only when a diagnostic points at it.
+  SourceMgr &SM = Diags.getSourceMgr();
+  StringMap<unsigned> Buffers;
+  auto Locate = [&](const ProvidedKernel &K) {
+    auto [It, Inserted] = Buffers.try_emplace(K.File, 0);
+    if (Inserted) {
+      if (Expected<unsigned> ID = addFile(SM, K.File, &FS))
+        It->second = *ID;
+      else
+        consumeError(ID.takeError());
+    }
+    return It->second ? SM.FindLocForLineAndColumn(It->second, K.Line,
+                                                   K.Column)
+                      : SMLoc();
+  };
+  llvm::TimeTraceScope CheckScope("CheckLibrary");
+  checkLibrary(A.Model, A.Provided, getKernelCheckOptions(Inv), Diags, Locate);
   return Error::success();
 }
 
@@ -158,6 +203,11 @@ Expected<Analysis> analyze(const Invocation &Inv, DiagnosticsEngine &Diags) {
   // Kernel sources are checked against a sound schema only.
   if (!A || Diags.hasErrors() || Inv.Sources.empty())
     return A;
+  if (Inv.Merge) {
+    if (Error E = mergeKernelFacts(Inv, Diags, *A))
+      return E;
+    return A;
+  }
   // Every generated header, so that a composite kernel may include
   // Functions.h before it exists on disk.
   if (Error E =
@@ -206,6 +256,8 @@ static std::string makeDepfile(const Invocation &Inv, const Analysis &A,
   raw_string_ostream OS(Text);
   if (!Inv.DepfileTarget.empty()) {
     OS << escapeForDepfile(Inv.DepfileTarget);
+  } else if (!Inv.FactsPath.empty()) {
+    OS << escapeForDepfile(Inv.FactsPath);
   } else {
     for (size_t I = 0; I != Files.size(); ++I)
       OS << (I ? " \\\n  " : "")
@@ -244,6 +296,13 @@ Error produceOutputs(const Invocation &Inv, const Analysis &A,
 
   // Every file this run writes, written together or not at all.
   OutputFiles Outputs;
+  if (!Inv.FactsPath.empty()) {
+    KernelFacts Facts{Inv.Sources, A.Decls, A.Provided};
+    Outputs.add(Inv.FactsPath, writeKernelFacts(Facts),
+                OutputFiles::Rewrite::Always);
+    if (!Inv.DepfilePath.empty())
+      Outputs.add(Inv.DepfilePath, makeDepfile(Inv, A, {}));
+  }
   if (Inv.CoverageReport) {
     std::string Report;
     raw_string_ostream OS(Report);
@@ -260,7 +319,7 @@ Error produceOutputs(const Invocation &Inv, const Analysis &A,
                                          sys::path::filename(Inv.MetaTestsPath))
                     .Contents);
   if (!Inv.OutputDir.empty()) {
-    std::vector<GeneratedFile> Files = emitAll(A.Model, Opts);
+    std::vector<GeneratedFile> Files = emitAll(A.Model, Opts, Inv.Outputs);
     if (!Inv.DepfilePath.empty())
       Outputs.add(Inv.DepfilePath, makeDepfile(Inv, A, Files));
     for (GeneratedFile &F : Files)

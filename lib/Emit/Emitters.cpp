@@ -26,13 +26,18 @@ static SmallVector<DispatchKey, 8> getEmittedKeys(const EmitOptions &Opts) {
   return Keys;
 }
 
-std::vector<std::string> getOutputFileNames(const EmitOptions &Opts) {
-  std::vector<std::string> Names = {"NativeMetaFunctions.h",
-                                    "NativeFunctions.h", "Operators.h",
-                                    "Functions.h"};
-  for (unsigned I = 0; I != Opts.Shards; ++I)
-    Names.push_back(getShardedName("Operators", I, Opts.Shards));
-  Names.push_back("RegisterSchema.cpp");
+std::vector<std::string> getOutputFileNames(const EmitOptions &Opts,
+                                            OutputSet Set) {
+  std::vector<std::string> Names;
+  if (Set != OutputSet::Library) {
+    Names = {"NativeMetaFunctions.h", "NativeFunctions.h", "Operators.h",
+             "Functions.h"};
+    for (unsigned I = 0; I != Opts.Shards; ++I)
+      Names.push_back(getShardedName("Operators", I, Opts.Shards));
+    Names.push_back("RegisterSchema.cpp");
+  }
+  if (Set == OutputSet::Schema)
+    return Names;
   for (DispatchKey K : getEmittedKeys(Opts)) {
     for (unsigned I = 0; I != Opts.Shards; ++I)
       Names.push_back(
@@ -44,11 +49,20 @@ std::vector<std::string> getOutputFileNames(const EmitOptions &Opts) {
 }
 
 std::vector<GeneratedFile> emitAll(const OperatorModel &Model,
-                                   const EmitOptions &Opts) {
-  std::vector<GeneratedFile> Files = emitNativeFunctionHeaders(Model, Opts);
+                                   const EmitOptions &Opts, OutputSet Set) {
+  std::vector<GeneratedFile> Files;
+  if (Set != OutputSet::Library) {
+    // What the sources define must not change these files.
+    EmitOptions SchemaOnly = Opts;
+    SchemaOnly.DefinedNativeKernels.reset();
+    Files = emitNativeFunctionHeaders(Model, SchemaOnly);
+    EmitModel EM(Model, SchemaOnly);
+    emitOperatorFiles(EM, Files);
+    Files.push_back(emitSchemaRegistration(EM));
+  }
+  if (Set == OutputSet::Schema)
+    return Files;
   EmitModel EM(Model, Opts);
-  emitOperatorFiles(EM, Files);
-  Files.push_back(emitSchemaRegistration(EM));
   for (DispatchKey K : getEmittedKeys(Opts))
     emitBackendFiles(EM, K, Files);
   return Files;

@@ -25,8 +25,9 @@ namespace {
 
 class KernelDeclConsumer : public clang::SemaConsumer {
 public:
-  KernelDeclConsumer(ParseSession &Session, std::vector<KernelDecl> &Found)
-      : Session(Session), Found(Found) {}
+  KernelDeclConsumer(ParseSession &Session, std::vector<KernelDecl> &Found,
+                     const clang::SourceManager &SM)
+      : Session(Session), Found(Found), SM(SM) {}
 
   void InitializeSema(clang::Sema &S) override { Sema = &S; }
   void ForgetSema() override { Sema = nullptr; }
@@ -41,6 +42,11 @@ public:
     extractKernelDecls(Ctx, Session, Found);
   }
 
+  /// Note [Bodies outside the author's code].
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    return !Session.isAuthorCode(D->getLocation(), SM);
+  }
+
 private:
   /// Note [Function templates left uninstantiated].
   static void dropPendingInstantiations(clang::Sema &S) {
@@ -53,8 +59,25 @@ private:
 
   ParseSession &Session;
   std::vector<KernelDecl> &Found;
+  const clang::SourceManager &SM;
   clang::Sema *Sema = nullptr;
 };
+
+// Note [Bodies outside the author's code]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// skc reads the bodies of the author's code only: the kernels, and the
+// functions of the sources and their own headers that a kernel calls
+// (BodyFacts.h and DtypeDispatchFinder.h follow calls into the author's
+// code and stop at the runtime's, whose data reads and dispatches are
+// marked on declarations: sk/util/Analysis.h). The bodies of the
+// runtime's, the generated and the system headers' functions (Highway,
+// the standard library, CUDA's) are skipped unparsed, as clangd's preamble
+// skips them, and so their template instantiations cost nothing: that is
+// most of a source's check (docs/performance.md). Clang keeps the bodies
+// it needs (constexpr functions, deduced return types). What is lost are
+// Clang's errors inside those bodies, instantiated with the author's
+// types, and -Wunused-private-field, which cannot see a skipped body's
+// uses; the compiler reports them.
 
 // Note [Function templates left uninstantiated]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -83,7 +106,14 @@ KernelDeclAction::CreateASTConsumer(clang::CompilerInstance &CI, StringRef) {
     Dependencies = std::make_shared<clang::DependencyCollector>();
     Dependencies->attachToPreprocessor(CI.getPreprocessor());
   }
-  return std::make_unique<KernelDeclConsumer>(Session, Found);
+  // Note [Bodies outside the author's code]; a skipped body's uses of a
+  // private field are not seen.
+  CI.getFrontendOpts().SkipFunctionBodies = true;
+  CI.getDiagnostics().setSeverityForGroup(clang::diag::Flavor::WarningOrError,
+                                          "unused-private-field",
+                                          clang::diag::Severity::Ignored);
+  return std::make_unique<KernelDeclConsumer>(Session, Found,
+                                              CI.getSourceManager());
 }
 
 void KernelDeclAction::EndSourceFileAction() {

@@ -32,13 +32,24 @@ namespace skc {
 
 namespace {
 
-/// Keeps every function body of the preamble: kernels and their helpers
-/// may be defined in the author's headers, and the runtime's templates are
-/// instantiated in the source, so skipping bodies (clang's default for a
-/// preamble) would change what the parse finds and reports.
-class KeepBodies : public clang::PreambleCallbacks {
+/// Skips the preamble's function bodies outside the author's code, as the
+/// parse of the source does (Note [Bodies outside the author's code] in
+/// KernelDeclAction.cpp): kernels and their helpers may be defined in the
+/// author's headers, which the preamble holds.
+class SkipBodiesOutsideAuthorCode : public clang::PreambleCallbacks {
 public:
-  bool shouldSkipFunctionBody(clang::Decl *) override { return false; }
+  explicit SkipBodiesOutsideAuthorCode(const ParseSession &Session)
+      : Session(Session) {}
+  void BeforeExecute(clang::CompilerInstance &CI) override {
+    SM = &CI.getSourceManager();
+  }
+  bool shouldSkipFunctionBody(clang::Decl *D) override {
+    return SM && !Session.isAuthorCode(D->getLocation(), *SM);
+  }
+
+private:
+  const ParseSession &Session;
+  const clang::SourceManager *SM = nullptr;
 };
 
 } // namespace
@@ -131,6 +142,9 @@ Error KernelSourceSession::parse(
   // What the preamble's headers instantiate is instantiated once, when
   // the preamble is built, not at the end of every parse.
   Invocation->getLangOpts().PCHInstantiateTemplates = true;
+  // As KernelDeclAction parses the source.
+  Invocation->getFrontendOpts().SkipFunctionBodies = true;
+  Invocation->getDiagnosticOpts().Warnings.push_back("no-unused-private-field");
 
   std::unique_ptr<MemoryBuffer> Buffer =
       MemoryBuffer::getMemBufferCopy(Contents, Path);
@@ -143,7 +157,7 @@ Error KernelSourceSession::parse(
   std::optional<clang::PrecompiledPreamble> Fresh;
   if (!I.Reused) {
     Cached.reset();
-    KeepBodies Callbacks;
+    SkipBodiesOutsideAuthorCode Callbacks(Session);
     unsigned ErrorsBefore = Diags.getNumErrors();
     ErrorOr<clang::PrecompiledPreamble> Built =
         clang::PrecompiledPreamble::Build(

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
 
@@ -88,11 +89,15 @@ KernelIndex buildIndex(const OperatorModel &Model) {
 class KernelChecker {
 public:
   KernelChecker(const OperatorModel &Model, const KernelCheckOptions &Opts,
-                DiagnosticsEngine &Diags)
-      : Model(Model), Opts(Opts), Diags(Diags), Index(buildIndex(Model)) {}
+                DiagnosticsEngine &Diags,
+                std::vector<ProvidedKernel> *Provided = nullptr)
+      : Model(Model), Opts(Opts), Diags(Diags), Index(buildIndex(Model)),
+        Provided(Provided) {}
 
   void check(ArrayRef<KernelDecl> Decls);
   void checkDefined(ArrayRef<KernelDefinitionName> Names);
+  void checkLibrary(ArrayRef<ProvidedKernel> Units,
+                    function_ref<SMLoc(const ProvidedKernel &)> Locate);
 
 private:
   void checkMeta(const KernelDecl &D);
@@ -102,6 +107,8 @@ private:
                      const std::vector<std::string> &Candidates);
   /// Reports a second definition of \p Key; true for the first.
   bool noteDefinition(const KernelDecl &D, const DefinitionKey &Key);
+  /// Records that \p D provides \p Key, its first definition.
+  void provide(const KernelDecl &D, const DefinitionKey &Key);
   /// Compares \p D's parameters with \p Expected; \p What names it in
   /// messages; \p Owner is the function whose entry the note points at.
   void checkSignature(const KernelDecl &D, const KernelSignature &Expected,
@@ -123,6 +130,8 @@ private:
   KernelIndex Index;
   /// The first definition of each.
   DenseMap<DefinitionKey, const KernelDecl *> Defined;
+  /// Receives what the definitions checked provide; may be null.
+  std::vector<ProvidedKernel> *Provided;
 };
 
 } // namespace
@@ -130,12 +139,32 @@ private:
 bool KernelChecker::noteDefinition(const KernelDecl &D,
                                    const DefinitionKey &Key) {
   auto [It, Inserted] = Defined.try_emplace(Key, &D);
-  if (Inserted)
+  if (Inserted) {
+    provide(D, Key);
     return true;
+  }
   Diags.report(D.Loc, diag::err_kernel_duplicate)
       << selectIndex(D.Kind) << D.Name;
   Diags.report(It->second->Loc, diag::note_previous_definition);
   return false;
+}
+
+void KernelChecker::provide(const KernelDecl &D, const DefinitionKey &Key) {
+  if (!Provided)
+    return;
+  ProvidedKernel P;
+  P.Kind = std::get<0>(Key);
+  P.Name = std::get<1>(Key).str();
+  if (const NativeFunction *F = std::get<2>(Key))
+    P.Function = F->getName();
+  P.Backend = std::get<3>(Key);
+  if (D.Loc.isValid()) {
+    const SourceMgr &SM = Diags.getSourceMgr();
+    unsigned Buffer = SM.FindBufferContainingLoc(D.Loc);
+    P.File = SM.getMemoryBuffer(Buffer)->getBufferIdentifier().str();
+    std::tie(P.Line, P.Column) = SM.getLineAndColumn(D.Loc, Buffer);
+  }
+  Provided->push_back(std::move(P));
 }
 
 void KernelChecker::reportUnknown(const KernelDecl &D, StringRef Name,
@@ -347,13 +376,14 @@ void KernelChecker::checkNative(const KernelDecl &D) {
     auto SameType = [](const KernelParamSpec &A, const KernelParamSpec &B) {
       return A.Type == B.Type;
     };
+    DefinitionKey Key{KernelDeclKind::Native, D.Name, U.F,
+                      getSourceBackend(D)};
     if (S && S->Return == Expected.Return &&
         S->Params.size() == Expected.Params.size() &&
         std::equal(S->Params.begin(), S->Params.end(),
-                   Expected.Params.begin(), SameType))
-      Defined.try_emplace(DefinitionKey{KernelDeclKind::Native, D.Name, U.F,
-                                        getSourceBackend(D)},
-                          &D);
+                   Expected.Params.begin(), SameType) &&
+        Defined.try_emplace(Key, &D).second)
+      provide(D, Key);
   }
   if (normalizeSpelling(D.ReturnTypeAsWritten) !=
       normalizeSpelling(Expected.Return->getAuthorSpelling())) {
@@ -575,6 +605,50 @@ void KernelChecker::checkDefined(ArrayRef<KernelDefinitionName> Names) {
   checkMissing();
 }
 
+void KernelChecker::checkLibrary(
+    ArrayRef<ProvidedKernel> Units,
+    function_ref<SMLoc(const ProvidedKernel &)> Locate) {
+  DenseMap<DefinitionKey, const ProvidedKernel *> First;
+  for (const ProvidedKernel &P : Units) {
+    const NativeFunction *F = nullptr;
+    if (P.Kind == KernelDeclKind::Native) {
+      for (const NativeUse &U : Index.Natives.lookup(P.Name))
+        if (U.F->getName() == P.Function)
+          F = U.F;
+      if (!F)
+        continue;
+    }
+    DefinitionKey Key{P.Kind, P.Name, F, P.Backend};
+    auto [It, Inserted] = First.try_emplace(Key, &P);
+    if (Inserted) {
+      Defined.try_emplace(Key, nullptr);
+      continue;
+    }
+    // One definition that two sources include, or two in one unit, which
+    // its own check reported.
+    const ProvidedKernel &Previous = *It->second;
+    if (Previous.Unit == P.Unit ||
+        std::tie(Previous.File, Previous.Line, Previous.Column) ==
+            std::tie(P.File, P.Line, P.Column))
+      continue;
+    Diags.report(Locate(P), diag::err_kernel_duplicate)
+        << selectIndex(P.Kind)
+        << (P.Kind == KernelDeclKind::Native
+                ? P.Name
+                : (StructuredClassPrefix + P.Name).str());
+    Diags.report(Locate(Previous), diag::note_previous_definition);
+  }
+  if (Opts.RequireAllKernels)
+    checkMissing();
+}
+
+void checkLibrary(const OperatorModel &Model,
+                  ArrayRef<ProvidedKernel> Provided,
+                  const KernelCheckOptions &Opts, DiagnosticsEngine &Diags,
+                  function_ref<SMLoc(const ProvidedKernel &)> Locate) {
+  KernelChecker(Model, Opts, Diags).checkLibrary(Provided, Locate);
+}
+
 void checkKernelsDefined(const OperatorModel &Model,
                          ArrayRef<KernelDefinitionName> Defined,
                          const KernelCheckOptions &Opts,
@@ -583,8 +657,9 @@ void checkKernelsDefined(const OperatorModel &Model,
 }
 
 void checkKernels(const OperatorModel &Model, ArrayRef<KernelDecl> Decls,
-                  const KernelCheckOptions &Opts, DiagnosticsEngine &Diags) {
-  KernelChecker(Model, Opts, Diags).check(Decls);
+                  const KernelCheckOptions &Opts, DiagnosticsEngine &Diags,
+                  std::vector<ProvidedKernel> *Provided) {
+  KernelChecker(Model, Opts, Diags, Provided).check(Decls);
 }
 
 } // namespace skc

@@ -145,6 +145,37 @@ cl::opt<unsigned> Shards(
              "compile in parallel"),
     cl::value_desc("N"), cl::init(1), cl::cat(SkcCategory));
 
+cl::opt<OutputSet> Outputs(
+    "outputs",
+    cl::desc("Which generated files -o writes (default: all)"),
+    cl::init(OutputSet::All),
+    cl::values(clEnumValN(OutputSet::All, "all", "every one"),
+               clEnumValN(OutputSet::Schema, "schema",
+                          "those made from the schema alone: the headers "
+                          "kernel sources include, the C++ API, the schema "
+                          "registrations"),
+               clEnumValN(OutputSet::Library, "library",
+                          "the others: each key's registrations and "
+                          "<Key>Functions.h, which depend on what the "
+                          "sources define")),
+    cl::cat(SkcCategory));
+
+cl::opt<std::string> FactsPath(
+    "facts",
+    cl::desc("Check the given kernel sources on their own and write what "
+             "they define into this facts file for a later --merge, "
+             "instead of generating anything: the checks that need the "
+             "whole library (a kernel no source defines, one defined in "
+             "two sources) are left to the merge"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<bool> Merge(
+    "merge",
+    cl::desc("The inputs are the facts files (--facts) of every kernel "
+             "source of the library: check the library as a whole and "
+             "generate, as if its sources had been given"),
+    cl::cat(SkcCategory));
+
 cl::opt<bool> PrintOutputs(
     "print-outputs",
     cl::desc("Print the files -o writes for these options, one path a line, "
@@ -295,8 +326,24 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
   if (Shards == 0 || Shards > MaxShards)
     return UsageError("'--shards' must be from 1 to " + Twine(MaxShards) +
                       ", not " + Twine(Shards));
-  if (!DepfilePath.empty() && OutputDir.empty())
-    return UsageError("'--depfile' needs '-o DIR'");
+  if (!DepfilePath.empty() && OutputDir.empty() && FactsPath.empty())
+    return UsageError("'--depfile' needs '-o DIR' or '--facts FILE'");
+  if (Outputs != OutputSet::All && OutputDir.empty())
+    return UsageError("'--outputs' needs '-o DIR'");
+  if (!FactsPath.empty()) {
+    if (Sources.empty())
+      return UsageError("'--facts' needs a kernel source to check");
+    for (auto [Given, Name] :
+         {std::pair(!OutputDir.empty(), "-o"),
+          std::pair(Merge.getValue(), "--merge"),
+          std::pair(CoverageReport.getNumOccurrences() != 0,
+                    "--coverage-report"),
+          std::pair(!MetaTestsPath.empty(), "--emit-meta-tests")})
+      if (Given)
+        return UsageError(Twine("'--facts' checks sources and writes "
+                                "nothing else; drop '") +
+                          Name + "'");
+  }
 
   Inv.SchemaPath = SchemaPath;
   Inv.TagsPath = TagsPath;
@@ -310,7 +357,10 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
   Inv.Shards = Shards;
   Inv.Namespace = DispatcherNamespace;
   Inv.CppNamespace = CppNamespace;
+  Inv.FactsPath = FactsPath;
+  Inv.Merge = Merge;
   Inv.OutputDir = OutputDir;
+  Inv.Outputs = Outputs;
   Inv.DepfilePath = DepfilePath;
   Inv.DepfileTarget = DepfileTarget;
   Inv.MetaTestsPath = MetaTestsPath;
@@ -348,6 +398,12 @@ int main(int argc, char **argv) {
           "  registrations, Meta backend and C++ API of every operator.\n\n"
           "  skc --schema ops.yaml [--backend=CPU,...] [-o DIR] [--depfile FILE]\n"
           "      [-p BUILD_DIR] [SOURCES...] [-- FLAGS]\n\n"
+          "  A build checks each source on its own and then the library, as\n"
+          "  a compiler and a linker would (docs/cmake.md):\n\n"
+          "  skc --schema ops.yaml -o DIR --outputs=schema\n"
+          "  skc --schema ops.yaml --facts=A.facts -p BUILD_DIR A.cpp\n"
+          "  skc --schema ops.yaml -o DIR --outputs=library --merge "
+          "A.facts ...\n\n"
           "  Diagnostics go to stderr: as text, or with "
           "--diagnostics-format=sarif\n"
           "  as one SARIF 2.1.0 log; -verify checks them against "

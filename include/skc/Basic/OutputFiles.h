@@ -25,12 +25,23 @@ namespace skc {
 
 class OutputFiles {
 public:
+  /// When commit() writes a file whose contents did not change.
+  enum class Rewrite {
+    /// Never: the build system sees it unchanged and rebuilds nothing.
+    IfChanged,
+    /// Always: a build step's declared output, whose time says that the
+    /// step is up to date (Make compares times only).
+    Always,
+  };
+
   /// Adds a file to write; nothing is written before commit().
-  void add(llvm::StringRef Path, std::string Contents) {
-    Files.push_back({Path.str(), std::move(Contents)});
+  void add(llvm::StringRef Path, std::string Contents,
+           Rewrite When = Rewrite::IfChanged) {
+    Files.push_back({Path.str(), std::move(Contents), When});
   }
 
-  /// Writes every file whose contents changed. It first checks every
+  /// Writes every file whose contents changed, and those added with
+  /// Rewrite::Always. It first checks every
   /// destination (its directory can be made, it is not a directory), then
   /// writes each file's new contents to a temporary file beside it, removed
   /// should a signal end the process, and only then renames them into
@@ -42,6 +53,7 @@ private:
   struct File {
     std::string Path;
     std::string Contents;
+    Rewrite When;
   };
   std::vector<File> Files;
 };

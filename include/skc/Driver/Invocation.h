@@ -14,6 +14,7 @@
 #ifndef SKC_DRIVER_INVOCATION_H
 #define SKC_DRIVER_INVOCATION_H
 
+#include "skc/Emit/Emitters.h"
 #include "skc/Sema/DispatchKey.h"
 
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
@@ -40,8 +41,9 @@ struct Invocation {
   /// The project's dispatch key catalogue; empty for none.
   std::string DispatchKeysPath;
 
-  /// Kernel sources to check, and how to compile them: a build directory's
-  /// compile_commands.json, and flags for sources it does not list.
+  /// Kernel sources to check (facts files, with Merge), and how to compile
+  /// them: a build directory's compile_commands.json, and flags for sources
+  /// it does not list.
   std::vector<std::string> Sources;
   std::string BuildPath;
   std::vector<std::string> ExtraFlags;
@@ -62,8 +64,18 @@ struct Invocation {
   std::string Namespace = "aten";
   std::string CppNamespace = "sk";
 
+  /// Check the sources on their own (no check that needs the whole
+  /// library) and write what they define into this facts file
+  /// (KernelFacts.h), instead of any other output; empty for none.
+  std::string FactsPath;
+  /// Sources are the facts files of every source of the library: check
+  /// the library as a whole and generate from what they say.
+  bool Merge = false;
+
   /// Where the generated files go; empty for none.
   std::string OutputDir;
+  /// Which of them.
+  OutputSet Outputs = OutputSet::All;
   /// With OutputDir: the depfile, and the one target it names (empty: every
   /// generated file).
   std::string DepfilePath;

@@ -52,6 +52,8 @@ struct Analysis {
   OperatorModel Model;
   /// The kernels the sources define.
   std::vector<KernelDecl> Decls;
+  /// What they give the library, with Invocation::FactsPath or Merge.
+  std::vector<ProvidedKernel> Provided;
   /// The files the sources include.
   std::set<std::string> Dependencies;
 };
@@ -80,9 +82,10 @@ getKernelSourceOptions(const Invocation &Inv,
 /// How the kernels the front end finds are checked against the model.
 KernelCheckOptions getKernelCheckOptions(const Invocation &Inv);
 
-/// Reads and checks the schema, its catalogues and the kernel sources,
-/// reporting to \p Diags, whose SourceMgr gets the files. The sources are
-/// checked only against a schema without errors.
+/// Reads and checks the schema, its catalogues and the kernel sources (or,
+/// with Inv.Merge, their facts files), reporting to \p Diags, whose
+/// SourceMgr gets the files. The sources are checked only against a schema
+/// without errors.
 llvm::Expected<Analysis> analyze(const Invocation &Inv,
                                  DiagnosticsEngine &Diags);
 

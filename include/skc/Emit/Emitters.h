@@ -53,10 +53,27 @@ struct EmitOptions {
   std::optional<llvm::StringSet<>> DefinedNativeKernels;
 };
 
+/// Which of the generated files: those made from the schema alone, those
+/// that also depend on what the kernel sources define, or both. A build
+/// makes the first before any source is checked, and the second when every
+/// source has been (docs/cmake.md).
+enum class OutputSet {
+  /// NativeMetaFunctions.h, NativeFunctions.h, Operators.h, Functions.h,
+  /// Operators.cpp and RegisterSchema.cpp: the headers kernel sources
+  /// include, the C++ API and the schema registrations.
+  Schema,
+  /// Register<Key>.cpp and <Key>Functions.h for each key: which kernels are
+  /// registered depends on the implicit composite kernels the sources
+  /// define (EmitOptions::DefinedNativeKernels).
+  Library,
+  All,
+};
+
 /// The names of the files emitAll() writes for \p Opts: fixed by the
 /// options alone, never by the schema, so that a build system can name
 /// them before skc runs (docs/cmake.md).
-std::vector<std::string> getOutputFileNames(const EmitOptions &Opts);
+std::vector<std::string>
+getOutputFileNames(const EmitOptions &Opts, OutputSet Set = OutputSet::All);
 
 /// A GoogleTest source named \p FileName with one test per functional
 /// operator that has a Meta kernel, comparing it with the CPU kernel over
@@ -65,9 +82,11 @@ GeneratedFile emitMetaConsistencyTests(const OperatorModel &Model,
                                        const EmitOptions &Opts,
                                        llvm::StringRef FileName);
 
-/// Every generated file, in getOutputFileNames() order.
+/// Every generated file of \p Set, in getOutputFileNames() order. The
+/// schema's files never read Opts.DefinedNativeKernels.
 std::vector<GeneratedFile> emitAll(const OperatorModel &Model,
-                                   const EmitOptions &Opts);
+                                   const EmitOptions &Opts,
+                                   OutputSet Set = OutputSet::All);
 
 /// NativeMetaFunctions.h (a `sk::meta::structured_<op>` struct per
 /// structured group, declaring meta()) and NativeFunctions.h (a

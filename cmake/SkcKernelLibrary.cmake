@@ -57,17 +57,21 @@ set_property(GLOBAL PROPERTY SKC_KERNEL_LIBRARY_RUNTIME_INCLUDE_DIR
   "${SKC_RUNTIME_INCLUDE_DIR}")
 
 # skc_kernel_library_outputs(<out-var> OUTPUT_DIR <dir> BACKENDS <keys...>
-#                            [SHARDS <n>])
+#                            [SHARDS <n>] [OUTPUTS all|schema|library])
 #
 # Sets <out-var> to the files skc writes into <dir> for these options (the
-# schema's content never changes the set). An installed skc is asked
+# schema's content never changes the set): all of them, or those of
+# skc --outputs=schema or --outputs=library. An installed skc is asked
 # (skc --print-outputs), as PyTorch's build asks torchgen; in skc's own tree
 # skc is built after configuration, so the list is derived here, and the
 # skc-cmake-outputs test checks it against --print-outputs.
 function(skc_kernel_library_outputs out)
-  cmake_parse_arguments(ARG "" "OUTPUT_DIR;SHARDS" "BACKENDS" ${ARGN})
+  cmake_parse_arguments(ARG "" "OUTPUT_DIR;SHARDS;OUTPUTS" "BACKENDS" ${ARGN})
   if(NOT ARG_SHARDS)
     set(ARG_SHARDS 1)
+  endif()
+  if(NOT ARG_OUTPUTS)
+    set(ARG_OUTPUTS all)
   endif()
   set(skc_imported FALSE)
   if(TARGET skc::skc)
@@ -79,6 +83,7 @@ function(skc_kernel_library_outputs out)
     execute_process(
       COMMAND "${skc_exe}" --print-outputs -o "${ARG_OUTPUT_DIR}"
         "--backend=${backend_list}" "--shards=${ARG_SHARDS}"
+        "--outputs=${ARG_OUTPUTS}"
       OUTPUT_VARIABLE files ERROR_VARIABLE error RESULT_VARIABLE result
       OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(NOT result EQUAL 0)
@@ -95,13 +100,19 @@ function(skc_kernel_library_outputs out)
   set(keys ${ARG_BACKENDS} Meta CompositeExplicitAutograd
     CompositeImplicitAutograd)
   list(REMOVE_DUPLICATES keys)
-  set(files NativeMetaFunctions.h NativeFunctions.h Operators.h Functions.h
-    RegisterSchema.cpp)
-  set(sharded Operators)
-  foreach(key IN LISTS keys)
-    list(APPEND files ${key}Functions.h)
-    list(APPEND sharded Register${key})
-  endforeach()
+  set(files)
+  set(sharded)
+  if(NOT ARG_OUTPUTS STREQUAL "library")
+    list(APPEND files NativeMetaFunctions.h NativeFunctions.h Operators.h
+      Functions.h RegisterSchema.cpp)
+    list(APPEND sharded Operators)
+  endif()
+  if(NOT ARG_OUTPUTS STREQUAL "schema")
+    foreach(key IN LISTS keys)
+      list(APPEND files ${key}Functions.h)
+      list(APPEND sharded Register${key})
+    endforeach()
+  endif()
   foreach(stem IN LISTS sharded)
     if(ARG_SHARDS EQUAL 1)
       list(APPEND files ${stem}.cpp)
@@ -260,18 +271,21 @@ function(skc_add_kernel_library name)
   get_filename_component(schema "${ARG_SCHEMA}" ABSOLUTE)
   set(generated_root "${CMAKE_CURRENT_BINARY_DIR}/skc-generated")
   set(out_dir "${generated_root}/${name}")
+  set(facts_dir "${generated_root}/${name}.facts")
+  set(schema_stamp "${generated_root}/${name}.schema.stamp")
   set(stamp "${generated_root}/${name}.stamp")
-  set(depfile "${generated_root}/${name}.d")
   set(coverage_report "${generated_root}/${name}.coverage.md")
   skc_kernel_library_outputs(outputs OUTPUT_DIR "${out_dir}"
     BACKENDS ${ARG_BACKENDS} SHARDS ${ARG_SHARDS})
+  skc_kernel_library_outputs(schema_outputs OUTPUT_DIR "${out_dir}"
+    BACKENDS ${ARG_BACKENDS} SHARDS ${ARG_SHARDS} OUTPUTS schema)
+  set(library_outputs ${outputs})
+  list(REMOVE_ITEM library_outputs ${schema_outputs})
   set(generated_sources ${outputs})
   list(FILTER generated_sources INCLUDE REGEX "\\.cpp$")
 
-  set(options --schema "${schema}" -o "${out_dir}"
-    "--backend=${backend_list}" "--shards=${ARG_SHARDS}"
-    "--depfile=${depfile}" "--depfile-target=${stamp}"
-    "--coverage-report=${coverage_report}")
+  # What every step is given: the schema, its catalogues, the backends.
+  set(options --schema "${schema}" "--backend=${backend_list}")
   set(depends "${schema}")
   set(tags)
   set(keys)
@@ -291,15 +305,14 @@ function(skc_add_kernel_library name)
   if(ARG_CPP_NAMESPACE)
     list(APPEND options "--cpp-namespace=${ARG_CPP_NAMESPACE}")
   endif()
-  set(byproducts ${outputs} "${coverage_report}")
+  list(APPEND options "--runtime-include=${runtime_include}"
+    ${ARG_SKC_OPTIONS})
+  list(APPEND depends "$<TARGET_FILE:skc::skc>")
+  set(sarif)
   if(ARG_SARIF_OUTPUT)
     get_filename_component(sarif "${ARG_SARIF_OUTPUT}" ABSOLUTE
       BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
-    list(APPEND options "--sarif-output=${sarif}")
-    list(APPEND byproducts "${sarif}")
   endif()
-  list(APPEND options "--runtime-include=${runtime_include}"
-    -p "${CMAKE_BINARY_DIR}" ${ARG_SKC_OPTIONS})
   if(ARG_OUTPUT_VARIABLE)
     set(${ARG_OUTPUT_VARIABLE} ${outputs} PARENT_SCOPE)
   endif()
@@ -313,22 +326,75 @@ function(skc_add_kernel_library name)
     SHARDS "${ARG_SHARDS}" GENERATED_DIR "${out_dir}"
     RUNTIME_INCLUDE "${runtime_include}" SKC_OPTIONS ${ARG_SKC_OPTIONS})
 
-  # The stamp is the only output, and the depfile's target: the generated
-  # files are byproducts, which Ninja restats and Make never touches, so a
-  # rerun that rewrites nothing rebuilds nothing.
+  # skc runs as a compiler and a linker do (Note [skc's build steps] in
+  # docs/cmake.md). First, the files made from the schema alone: the
+  # headers the kernel sources include. A stamp is the output and the
+  # depfile's target; the files are byproducts, which Ninja restats and
+  # Make never touches, so a run that rewrites nothing rebuilds nothing.
+  add_custom_command(
+    OUTPUT "${schema_stamp}"
+    BYPRODUCTS ${schema_outputs}
+    COMMAND skc::skc ${options} -o "${out_dir}" --outputs=schema
+      "--shards=${ARG_SHARDS}" "--depfile=${schema_stamp}.d"
+      "--depfile-target=${schema_stamp}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${schema_stamp}"
+    DEPENDS ${depends}
+    DEPFILE "${schema_stamp}.d"
+    COMMENT "skc: generating ${name}'s headers from ${ARG_SCHEMA}"
+    VERBATIM)
+  add_custom_target(${name}_skc_headers DEPENDS "${schema_stamp}")
+
+  # Then each source, on its own, when it or what it includes changed:
+  # its diagnostics, and a facts file of what it defines.
+  set(facts_files)
+  set(sarif_logs)
+  foreach(path IN LISTS cxx_sources cuda_sources)
+    file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${path}")
+    string(REPLACE "../" "__/" relative "${relative}")
+    set(facts "${facts_dir}/${relative}.facts")
+    set(check_sarif)
+    set(check_sarif_byproduct)
+    if(sarif)
+      set(check_sarif "--sarif-output=${facts}.sarif")
+      set(check_sarif_byproduct "${facts}.sarif")
+      list(APPEND sarif_logs "--sarif-include=${facts}.sarif")
+    endif()
+    add_custom_command(
+      OUTPUT "${facts}"
+      BYPRODUCTS ${check_sarif_byproduct}
+      COMMAND skc::skc ${options} "--facts=${facts}" "--depfile=${facts}.d"
+        ${check_sarif} -p "${CMAKE_BINARY_DIR}" "${path}"
+      DEPENDS ${depends} "${path}"
+      DEPFILE "${facts}.d"
+      COMMENT "skc: checking ${relative}"
+      VERBATIM)
+    list(APPEND facts_files "${facts}")
+  endforeach()
+
+  # Last, the library as a whole, from the facts: what no one source can
+  # tell (a kernel no source defines, one defined twice), the
+  # registrations and the coverage report.
+  set(merge_options --merge -o "${out_dir}" --outputs=library
+    "--shards=${ARG_SHARDS}" "--depfile=${stamp}.d" "--depfile-target=${stamp}"
+    "--coverage-report=${coverage_report}")
+  set(byproducts ${library_outputs} "${coverage_report}")
+  if(sarif)
+    list(APPEND merge_options "--sarif-output=${sarif}" ${sarif_logs})
+    list(APPEND byproducts "${sarif}")
+  endif()
   add_custom_command(
     OUTPUT "${stamp}"
     BYPRODUCTS ${byproducts}
-    COMMAND skc::skc ${options} ${cxx_sources} ${cuda_sources}
+    COMMAND skc::skc ${options} ${merge_options} ${facts_files}
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-    DEPENDS ${depends} ${cxx_sources} ${cuda_sources}
-      "$<TARGET_FILE:skc::skc>"
-    DEPFILE "${depfile}"
-    COMMENT "skc: generating ${name} from ${ARG_SCHEMA}"
+    DEPENDS ${depends} ${facts_files}
+    DEPFILE "${stamp}.d"
+    COMMENT "skc: checking and generating ${name}"
     VERBATIM)
-  # One target runs skc; the libraries below wait for it rather than each
-  # carrying the rule (Make would run it once per target).
+  # ${name}_skc is every step; each rule belongs to one target only (Make
+  # would run a rule once per target that names its output).
   add_custom_target(${name}_skc DEPENDS "${stamp}")
+  add_dependencies(${name}_skc ${name}_skc_headers)
 
   set(type)
   if(ARG_STATIC)
@@ -337,7 +403,9 @@ function(skc_add_kernel_library name)
     set(type SHARED)
   endif()
   add_library(${name} ${type} ${ARG_SOURCES} ${ARG_CUDA_SOURCES})
-  add_dependencies(${name} ${name}_skc)
+  # The kernel sources compile once the schema's headers are there, while
+  # skc checks them.
+  add_dependencies(${name} ${name}_skc_headers)
   set_target_properties(${name} PROPERTIES
     SKC_COVERAGE_REPORT "${coverage_report}" SKC_BACKENDS "${backend_list}"
     SKC_GENERATED_FILES "${outputs}")
@@ -356,6 +424,9 @@ function(skc_add_kernel_library name)
         "-DBUILD_SHARED_LIBS=ON): with a static one, the library and the "
         "program would each hold a dispatcher of their own")
     endif()
+    # Its own sources include the registrations, which the check of the
+    # whole library writes.
+    add_dependencies(${name} ${name}_skc)
     target_sources(${name} PRIVATE ${generated_sources})
     return()
   endif()

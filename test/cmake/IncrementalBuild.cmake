@@ -1,12 +1,14 @@
 # What rebuilding a kernel library does (cmake -P; see CMakeLists.txt):
 # nothing when nothing changed; after an edit of one kernel source or of a
-# header it includes, skc, that source's compile and the links, nothing
-# else; after an edit of the schema or of the key catalogue that changes no
-# generated file, skc alone; after one that changes a default, skc, the
-# generated files that hold it and what includes them, and the link; after
-# one that adds a variant, skc, the generated files it rewrote and what
-# includes them, and the link. The program then prints what the edits
-# changed. Builds a copy of test/cmake/incremental/ with GENERATOR.
+# header it includes, skc's check of that source and of the library, that
+# source's compile and the links, nothing else; skc's diagnostics of a
+# source come out once, at the author's line; after an edit of the schema
+# or of the key catalogue that changes no generated file, skc's steps
+# alone; after one that changes a default, skc's steps, the generated files
+# that hold it and what includes them, and the link; after one that adds a
+# variant, skc's steps, the generated files it rewrote and what includes
+# them, and the link. The program then prints what the edits changed.
+# Builds a copy of test/cmake/incremental/ with GENERATOR.
 #
 # Arguments: SKC_PREFIX, SOURCE_DIR, BINARY_DIR, GENERATOR, MAKE_PROGRAM,
 # CXX_COMPILER, BUILD_TYPE.
@@ -57,7 +59,14 @@ function(skc_test_expect_steps what steps)
   message("OK: ${what}")
 endfunction()
 
-set(skc_step "skc: generating incr_ops from ops.yaml")
+# skc's steps (docs/cmake.md): the schema's files, each source's check,
+# and the library's.
+set(skc_headers "skc: generating incr_ops's headers from ops.yaml")
+set(check_double "skc: checking kernels/Double.cpp")
+set(check_relu "skc: checking kernels/Relu.cpp")
+set(skc_library "skc: checking and generating incr_ops")
+set(skc_steps "${skc_headers}" "${check_double}" "${check_relu}"
+  "${skc_library}")
 set(compile_double
   "Building CXX object CMakeFiles/incr_ops.dir/kernels/Double.cpp.o")
 set(archive "Linking CXX static library libincr_ops.a")
@@ -86,13 +95,15 @@ skc_test_wait_for_a_later_mtime()
 file(TOUCH "${src}/kernels/Double.cpp")
 skc_test_build(steps)
 skc_test_expect_steps("touching a kernel source" "${steps}"
-  "${skc_step}" "${compile_double}" "${archive}" "${link}")
+  "${check_double}" "${skc_library}" "${compile_double}" "${archive}"
+  "${link}")
 
 skc_test_wait_for_a_later_mtime()
 file(TOUCH "${src}/kernels/Factor.h")
 skc_test_build(steps)
 skc_test_expect_steps("touching a header a kernel source includes"
-  "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
+  "${steps}" "${check_double}" "${skc_library}" "${compile_double}"
+  "${archive}" "${link}")
 
 # An edit of that header that changes what the kernel computes.
 skc_test_wait_for_a_later_mtime()
@@ -101,21 +112,55 @@ string(REPLACE "kFactor = 2.0f" "kFactor = 3.0f" factor "${factor}")
 file(WRITE "${src}/kernels/Factor.h" "${factor}")
 skc_test_build(steps)
 skc_test_expect_steps("editing a header a kernel source includes"
-  "${steps}" "${skc_step}" "${compile_double}" "${archive}" "${link}")
+  "${steps}" "${check_double}" "${skc_library}" "${compile_double}"
+  "${archive}" "${link}")
 
-# The key catalogue is an input of skc's: an edit runs it again.
+# A warning of skc's in a kernel source comes out once, from that source's
+# check, at the author's line; the next build, which checks nothing, is
+# silent.
+skc_test_wait_for_a_later_mtime()
+file(READ "${src}/kernels/Double.cpp" double)
+string(REPLACE "SK_IMPL_FUNC(twice_out)(const Tensor &self,"
+  "SK_IMPL_FUNC(twice_out)(const Tensor &input," renamed "${double}")
+if(renamed STREQUAL double)
+  message(FATAL_ERROR "FAILED: Double.cpp lacks twice_out's 'self'")
+endif()
+file(WRITE "${src}/kernels/Double.cpp" "${renamed}")
+skc_test_run(output "${CMAKE_COMMAND}" --build "${build}" --parallel 2)
+string(REGEX MATCHALL "Double\\.cpp:12:[0-9]+: warning: parameter 1 of 'twice_out' is named 'input'"
+  warnings "${output}")
+list(LENGTH warnings count)
+if(NOT count EQUAL 1)
+  message(FATAL_ERROR "FAILED: skc's warning came out ${count} times, "
+    "not once at Double.cpp:12:\n${output}")
+endif()
+skc_test_run(output "${CMAKE_COMMAND}" --build "${build}" --parallel 2)
+if(output MATCHES "warning: parameter")
+  message(FATAL_ERROR "FAILED: a build with nothing to do repeated skc's "
+    "warning:\n${output}")
+endif()
+message("OK: skc's warning came out once, at the author's line")
+skc_test_wait_for_a_later_mtime()
+file(WRITE "${src}/kernels/Double.cpp" "${double}")
+skc_test_build(steps)
+skc_test_expect_steps("undoing that edit" "${steps}"
+  "${check_double}" "${skc_library}" "${compile_double}" "${archive}"
+  "${link}")
+
+# The key catalogue is an input of every skc step: an edit runs them again.
 skc_test_wait_for_a_later_mtime()
 file(APPEND "${src}/keys.yaml" "# a comment\n")
 skc_test_build(steps)
 skc_test_expect_steps("a key catalogue edit that changes no generated file"
-  "${steps}" "${skc_step}")
+  "${steps}" ${skc_steps})
 
-# A comment changes no generated file: skc runs and rewrites nothing.
+# A comment changes no generated file: skc's steps run, rewrite nothing,
+# and nothing is compiled again.
 skc_test_wait_for_a_later_mtime()
 file(APPEND "${src}/ops.yaml" "# a comment\n")
 skc_test_build(steps)
 skc_test_expect_steps("a schema edit that changes no generated file"
-  "${steps}" "${skc_step}")
+  "${steps}" ${skc_steps})
 
 # A new default of shift's `by`: skc rewrites the files that spell the
 # default (Functions.h and CPUFunctions.h, as C++ defaults; Operators.h and
@@ -129,7 +174,7 @@ file(WRITE "${src}/ops.yaml" "${ops}")
 set(objects "CMakeFiles/incr_ops_skc_objects.dir/skc-generated/incr_ops")
 skc_test_build(steps)
 skc_test_expect_steps("a schema edit that changes a default" "${steps}"
-  "${skc_step}"
+  ${skc_steps}
   "Building CXX object ${objects}/Operators.cpp.o"
   "Building CXX object ${objects}/RegisterCPU.cpp.o"
   "Building CXX object ${objects}/RegisterSchema.cpp.o"
@@ -156,7 +201,7 @@ string(REPLACE "${marker}"
 file(WRITE "${src}/main.cpp" "${main}")
 skc_test_build(steps)
 skc_test_expect_steps("a schema edit that adds a variant" "${steps}"
-  "${skc_step}"
+  ${skc_steps}
   "Building CXX object ${objects}/Operators.cpp.o"
   "Building CXX object ${objects}/RegisterCPU.cpp.o"
   "Building CXX object ${objects}/RegisterMeta.cpp.o"

@@ -28,7 +28,10 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TimeProfiler.h"
@@ -105,6 +108,13 @@ cl::opt<std::string> SarifOutput(
     cl::desc("Also write the diagnostics as one SARIF 2.1.0 log into this "
              "file, whatever --diagnostics-format says for stderr (written "
              "even when there are errors)"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::list<std::string> SarifIncludes(
+    "sarif-include",
+    cl::desc("With --sarif-output: also copy the runs of this SARIF log "
+             "(one an earlier skc step wrote, such as a --facts check's) "
+             "into it, after this run's own"),
     cl::value_desc("file"), cl::cat(SkcCategory));
 
 cl::opt<DiagnosticsFormat> DiagFormat(
@@ -285,6 +295,33 @@ cl::opt<std::string> RuntimeInclude(
     cl::cat(SkcCategory));
 
 } // namespace
+
+/// Appends the runs of the SARIF logs \p Paths to those of \p Log. Each
+/// run keeps its own artifacts, so results need no renumbering.
+static Error appendSarifRuns(std::string &Log, ArrayRef<std::string> Paths) {
+  if (Paths.empty())
+    return Error::success();
+  Expected<json::Value> Merged = json::parse(Log);
+  if (!Merged)
+    return Merged.takeError();
+  json::Array *Runs = Merged->getAsObject()->getArray("runs");
+  for (const std::string &Path : Paths) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+    if (!Text)
+      return createFileError(Path, Text.getError());
+    Expected<json::Value> Other = json::parse((*Text)->getBuffer());
+    if (!Other)
+      return createFileError(Path, Other.takeError());
+    const json::Object *O = Other->getAsObject();
+    const json::Array *More = O ? O->getArray("runs") : nullptr;
+    if (!More)
+      return createStringError(std::errc::invalid_argument,
+                               "'%s' is not a SARIF log", Path.c_str());
+    Runs->insert(Runs->end(), More->begin(), More->end());
+  }
+  Log = formatv("{0:2}\n", std::move(*Merged));
+  return Error::success();
+}
 
 /// --runtime-include, else the installed or the source tree's headers.
 static std::string findRuntimeInclude(const char *Argv0) {
@@ -486,6 +523,10 @@ int main(int argc, char **argv) {
     return ExitUsage;
   }
   if (!SarifOutput.empty()) {
+    if (Error E = appendSarifRuns(SarifLog, SarifIncludes)) {
+      WithColor::error(errs(), "skc") << toString(std::move(E)) << '\n';
+      return ExitUsage;
+    }
     OutputFiles Log;
     Log.add(SarifOutput, std::move(SarifLog));
     if (Error E = Log.commit()) {

@@ -19,22 +19,27 @@
 #   both work.
 # - The kernel sources are parsed with the flags they are compiled with: the
 #   target exports its compile commands and skc reads them (-p).
-# - skc re-runs when the schema, the tags file, a kernel source, a header one
-#   includes (its depfile) or skc itself changes. A stamp file is the rule's
-#   only output and the generated files are byproducts, so that Ninja
-#   (restat) and Make (no touch of unchanged outputs) rebuild only what skc
-#   actually rewrote.
+# - skc runs as build steps, as a compiler and a linker do (Note [skc's
+#   build steps] in docs/cmake.md): the files made from the schema alone;
+#   a check of each kernel source, with its own depfile, writing a facts
+#   file; and the library's step, which merges the facts, checks what needs
+#   the whole library and writes the registrations. Each runs only when its
+#   inputs changed, in parallel with the others and with the compiles. The
+#   generated files are byproducts of a stamp, so that Ninja (restat) and
+#   Make (no touch of unchanged outputs) rebuild only what skc rewrote.
 # - Registrations are static initialisers that nothing references. For a
 #   static <name>, the generated objects form <name>_skc_objects, which every
 #   executable or shared library linking <name> gets as objects of its own
 #   (INTERFACE_LINK_LIBRARIES_DIRECT), so the linker cannot drop them; a
 #   shared <name> keeps them, like any object of a shared library.
-# - The same skc run writes the library's coverage report (skc
-#   --coverage-report) to <build dir>/skc-generated/<name>.coverage.md; the
-#   target's SKC_COVERAGE_REPORT property names it.
+# - The library's step writes its coverage report (skc --coverage-report)
+#   to <build dir>/skc-generated/<name>.coverage.md; the target's
+#   SKC_COVERAGE_REPORT property names it.
 # - SKC_OPTIONS are more skc flags (-Werror, -Wno-<id>, ...); SARIF_OUTPUT
-#   has skc also write its diagnostics there as SARIF (--sarif-output), on
-#   errors too; OUTPUT_VARIABLE receives the list of generated files.
+#   has skc also write its diagnostics there as SARIF (--sarif-output), a
+#   run per step, and each source's check its own log beside its facts
+#   file, on errors too; OUTPUT_VARIABLE receives the list of generated
+#   files.
 #
 # Works in skc's own tree (skc::skc is an alias of the skc target) and from
 # the installed package (skcConfig.cmake includes this file).

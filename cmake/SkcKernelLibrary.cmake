@@ -349,11 +349,38 @@ function(skc_add_kernel_library name)
     VERBATIM)
   add_custom_target(${name}_skc_headers DEPENDS "${schema_stamp}")
 
+  # What every source's check parses first, the schema's NativeFunctions.h
+  # and the runtime's headers it includes, parsed once per language into a
+  # precompiled header, with the compile command of the first source of
+  # that language; a check uses it when its own command has the same flags.
+  foreach(language IN ITEMS cxx cuda)
+    set(${language}_pch)
+    if(NOT ${language}_sources)
+      continue()
+    endif()
+    list(GET ${language}_sources 0 first)
+    set(pch "${generated_root}/${name}.${language}.pch")
+    add_custom_command(
+      OUTPUT "${pch}"
+      BYPRODUCTS "${pch}.flags"
+      COMMAND skc::skc ${options} "--emit-pch=${pch}" "--depfile=${pch}.d"
+        -p "${CMAKE_BINARY_DIR}" "${first}"
+      DEPENDS ${depends}
+      DEPFILE "${pch}.d"
+      COMMENT "skc: precompiling ${name}'s headers (${language})"
+      VERBATIM)
+    set(${language}_pch "${pch}")
+  endforeach()
+
   # Then each source, on its own, when it or what it includes changed:
   # its diagnostics, and a facts file of what it defines.
   set(facts_files)
   set(sarif_logs)
   foreach(path IN LISTS cxx_sources cuda_sources)
+    set(pch "${cxx_pch}")
+    if(path IN_LIST cuda_sources)
+      set(pch "${cuda_pch}")
+    endif()
     file(RELATIVE_PATH relative "${CMAKE_CURRENT_SOURCE_DIR}" "${path}")
     string(REPLACE "../" "__/" relative "${relative}")
     set(facts "${facts_dir}/${relative}.facts")
@@ -368,8 +395,8 @@ function(skc_add_kernel_library name)
       OUTPUT "${facts}"
       BYPRODUCTS ${check_sarif_byproduct}
       COMMAND skc::skc ${options} "--facts=${facts}" "--depfile=${facts}.d"
-        ${check_sarif} -p "${CMAKE_BINARY_DIR}" "${path}"
-      DEPENDS ${depends} "${path}"
+        "--pch=${pch}" ${check_sarif} -p "${CMAKE_BINARY_DIR}" "${path}"
+      DEPENDS ${depends} "${path}" "${pch}"
       DEPFILE "${facts}.d"
       COMMENT "skc: checking ${relative}"
       VERBATIM)

@@ -117,6 +117,12 @@ static Error checkKernelSources(const Invocation &Inv,
   KernelSourceOptions Options = getKernelSourceOptions(Inv, Headers);
   Options.Dependencies = &A.Dependencies;
   Options.BeforeSource = Inv.SourceProgress;
+  Options.PrecompiledHeader = Inv.PCHPath;
+  if (!Inv.EmitPCHPath.empty()) {
+    llvm::TimeTraceScope Scope("BuildPCH");
+    return buildKernelPCH(Inv.Sources.front(), Database.get(), Options,
+                          Inv.EmitPCHPath, Diags);
+  }
   if (Error E = parseKernelSources(Inv.Sources, Database.get(), Options, Diags,
                                    A.Decls))
     return E;
@@ -247,8 +253,13 @@ static std::string makeDepfile(const Invocation &Inv, const Analysis &A,
     Add(Tags);
   if (!Inv.DispatchKeysPath.empty())
     Add(Inv.DispatchKeysPath);
-  for (const std::string &Source : Inv.Sources)
-    Add(Source);
+  // A precompiled header is made from the headers, not from the source
+  // whose command it uses.
+  if (Inv.EmitPCHPath.empty())
+    for (const std::string &Source : Inv.Sources)
+      Add(Source);
+  if (!Inv.PCHPath.empty())
+    Add(Inv.PCHPath);
   for (const std::string &D : A.Dependencies)
     Add(D);
 
@@ -258,6 +269,8 @@ static std::string makeDepfile(const Invocation &Inv, const Analysis &A,
     OS << escapeForDepfile(Inv.DepfileTarget);
   } else if (!Inv.FactsPath.empty()) {
     OS << escapeForDepfile(Inv.FactsPath);
+  } else if (!Inv.EmitPCHPath.empty()) {
+    OS << escapeForDepfile(Inv.EmitPCHPath);
   } else {
     for (size_t I = 0; I != Files.size(); ++I)
       OS << (I ? " \\\n  " : "")
@@ -303,6 +316,8 @@ Error produceOutputs(const Invocation &Inv, const Analysis &A,
     if (!Inv.DepfilePath.empty())
       Outputs.add(Inv.DepfilePath, makeDepfile(Inv, A, {}));
   }
+  if (!Inv.EmitPCHPath.empty() && !Inv.DepfilePath.empty())
+    Outputs.add(Inv.DepfilePath, makeDepfile(Inv, A, {}));
   if (Inv.CoverageReport) {
     std::string Report;
     raw_string_ostream OS(Report);

@@ -113,4 +113,13 @@ adjustKernelCommand(const tooling::CommandLineArguments &OriginalArgs,
   return Result;
 }
 
+std::string getPCHFlags(const tooling::CommandLineArguments &Args,
+                        StringRef File) {
+  std::string Flags;
+  for (const std::string &A : Args)
+    if (A != File)
+      Flags += A + '\n';
+  return Flags;
+}
+
 } // namespace skc

@@ -68,6 +68,12 @@ clang::tooling::CommandLineArguments
 adjustKernelCommand(const clang::tooling::CommandLineArguments &Args,
                     llvm::StringRef File, const KernelSourceOptions &Options);
 
+/// The flags of a source's check (\p Args, adjusted) without the source
+/// \p File: what a precompiled header built for one source of a library
+/// must share with another's to be used for it.
+std::string getPCHFlags(const clang::tooling::CommandLineArguments &Args,
+                        llvm::StringRef File);
+
 } // namespace skc
 
 #endif // SKC_LIB_FRONTEND_COMPILECOMMANDS_H

@@ -29,6 +29,7 @@
 
 #include "skc/Frontend/KernelSourceParser.h"
 #include "skc/Basic/Diagnostic.h"
+#include "skc/Basic/OutputFiles.h"
 
 #include "CompileCommands.h"
 #include "DiagnosticForwarding.h"
@@ -37,6 +38,7 @@
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -54,6 +56,60 @@ namespace tooling = clang::tooling;
 namespace skc {
 
 namespace {
+
+/// Writes the precompiled header buildKernelPCH() asks for, skipping every
+/// function body in it: all of it is outside the author's code (Note
+/// [Bodies outside the author's code] in KernelDeclAction.cpp).
+class KernelPCHAction : public clang::GeneratePCHAction {
+public:
+  KernelPCHAction(std::string Output, const KernelSourceOptions &Options)
+      : Output(std::move(Output)), Options(Options) {}
+
+protected:
+  bool BeginInvocation(clang::CompilerInstance &CI) override {
+    CI.getFrontendOpts().OutputFile = Output;
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    return clang::GeneratePCHAction::BeginInvocation(CI);
+  }
+
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI, StringRef InFile) override {
+    if (Options.Dependencies) {
+      Dependencies = std::make_shared<clang::DependencyCollector>();
+      Dependencies->attachToPreprocessor(CI.getPreprocessor());
+    }
+    return clang::GeneratePCHAction::CreateASTConsumer(CI, InFile);
+  }
+
+  void EndSourceFileAction() override {
+    clang::GeneratePCHAction::EndSourceFileAction();
+    if (!Dependencies)
+      return;
+    StringRef Generated = Options.GeneratedIncludeDir;
+    for (const std::string &File : Dependencies->getDependencies())
+      if (Generated.empty() || !StringRef(File).starts_with(Generated))
+        Options.Dependencies->insert(File);
+  }
+
+private:
+  std::string Output;
+  const KernelSourceOptions &Options;
+  std::shared_ptr<clang::DependencyCollector> Dependencies;
+};
+
+/// The command \p C runs for a source's check: ClangTool's adjustments,
+/// in ClangTool's order, then skc's.
+tooling::CommandLineArguments
+getCheckCommand(const tooling::CompileCommand &C,
+                const KernelSourceOptions &Options) {
+  tooling::CommandLineArguments Args = C.CommandLine;
+  for (const tooling::ArgumentsAdjuster &Adjust :
+       {tooling::getClangStripOutputAdjuster(),
+        tooling::getClangSyntaxOnlyAdjuster(),
+        tooling::getClangStripDependencyFileAdjuster()})
+    Args = Adjust(Args, C.Filename);
+  return adjustKernelCommand(Args, C.Filename, Options);
+}
 
 class KernelDeclActionFactory : public tooling::FrontendActionFactory {
 public:
@@ -112,6 +168,16 @@ Error parseKernelSources(ArrayRef<std::string> Sources,
             "the directory of the compile command for '%s'", Source.c_str());
   }
 
+  // The precompiled header, for the sources whose flags are its own.
+  std::string PCHFlags;
+  if (!Options.PrecompiledHeader.empty()) {
+    std::string FlagsFile = Options.PrecompiledHeader + ".flags";
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Flags = FS->getBufferForFile(FlagsFile);
+    if (!Flags)
+      return createFileError(FlagsFile, Flags.getError());
+    PCHFlags = (*Flags)->getBuffer().str();
+  }
+
   ParseSession Session(Diags, Decls, Options);
   ForwardingDiagConsumer Consumer(Session);
   KernelDeclActionFactory Factory(Session);
@@ -127,15 +193,72 @@ Error parseKernelSources(ArrayRef<std::string> Sources,
                             std::make_shared<clang::PCHContainerOperations>(),
                             FS);
     Tool.setPrintErrorMessage(false);
-    Tool.appendArgumentsAdjuster(
-        [&Options](const tooling::CommandLineArguments &Args, StringRef File) {
-          return adjustKernelCommand(Args, File, Options);
-        });
+    Tool.appendArgumentsAdjuster([&](const tooling::CommandLineArguments &Args,
+                                     StringRef File) {
+      tooling::CommandLineArguments Result =
+          adjustKernelCommand(Args, File, Options);
+      if (!PCHFlags.empty() && getPCHFlags(Result, File) == PCHFlags)
+        Result.insert(Result.begin() + 1,
+                      {"-include-pch", Options.PrecompiledHeader});
+      return Result;
+    });
     Tool.setDiagnosticConsumer(&Consumer);
     // run() fails when the source has errors; they were reported.
     (void)Tool.run(&Factory);
   }
   return Error::success();
+}
+
+Error buildKernelPCH(StringRef Source,
+                     const tooling::CompilationDatabase *Database,
+                     const KernelSourceOptions &Options, StringRef Output,
+                     DiagnosticsEngine &Diags) {
+  Expected<IntrusiveRefCntPtr<vfs::OverlayFileSystem>> FSOrErr =
+      makeKernelFileSystem(Options);
+  if (!FSOrErr)
+    return FSOrErr.takeError();
+  IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS = std::move(*FSOrErr);
+  SmallString<256> Absolute(Source);
+  if (std::error_code EC = FS->makeAbsolute(Absolute))
+    return createFileError(Source, EC);
+  KernelCompilationDatabase Commands(Database, Options.ExtraFlags);
+  std::vector<tooling::CompileCommand> Found =
+      Commands.getCompileCommands(Absolute);
+  if (Found.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "no compile command for '%s'", Absolute.c_str());
+  const tooling::CompileCommand &C = Found.front();
+  SmallString<256> Directory(C.Directory);
+  sys::fs::make_absolute(Directory);
+  if (std::error_code EC = FS->setCurrentWorkingDirectory(Directory))
+    return createFileError(Directory, EC);
+
+  // The source's own command, with the generated header in its place.
+  tooling::CommandLineArguments Args = getCheckCommand(C, Options);
+  std::string Flags = getPCHFlags(Args, C.Filename);
+  llvm::erase(Args, C.Filename);
+  if (!isCUDASource(Args, C.Filename))
+    Args.insert(Args.end(), {"-x", "c++-header"});
+  Args.push_back(Options.GeneratedIncludeDir + "/NativeFunctions.h");
+
+  std::vector<KernelDecl> None;
+  ParseSession Session(Diags, None, Options);
+  ForwardingDiagConsumer Consumer(Session);
+  auto Files = makeIntrusiveRefCnt<clang::FileManager>(
+      clang::FileSystemOptions(), FS);
+  tooling::ToolInvocation Invocation(
+      Args, std::make_unique<KernelPCHAction>(Output.str(), Options),
+      Files.get(),
+      std::make_shared<clang::PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Consumer);
+  // Problems in the headers were reported.
+  if (!Invocation.run())
+    return Error::success();
+
+  OutputFiles FlagsFile;
+  FlagsFile.add((Output + ".flags").str(), std::move(Flags),
+                OutputFiles::Rewrite::Always);
+  return FlagsFile.commit();
 }
 
 } // namespace skc

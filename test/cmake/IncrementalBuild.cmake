@@ -59,14 +59,15 @@ function(skc_test_expect_steps what steps)
   message("OK: ${what}")
 endfunction()
 
-# skc's steps (docs/cmake.md): the schema's files, each source's check,
-# and the library's.
+# skc's steps (docs/cmake.md): the schema's files, their precompiled
+# header, each source's check, and the library's.
 set(skc_headers "skc: generating incr_ops's headers from ops.yaml")
+set(skc_pch "skc: precompiling incr_ops's headers (cxx)")
 set(check_double "skc: checking kernels/Double.cpp")
 set(check_relu "skc: checking kernels/Relu.cpp")
 set(skc_library "skc: checking and generating incr_ops")
-set(skc_steps "${skc_headers}" "${check_double}" "${check_relu}"
-  "${skc_library}")
+set(skc_steps "${skc_headers}" "${skc_pch}" "${check_double}"
+  "${check_relu}" "${skc_library}")
 set(compile_double
   "Building CXX object CMakeFiles/incr_ops.dir/kernels/Double.cpp.o")
 set(archive "Linking CXX static library libincr_ops.a")

@@ -183,8 +183,25 @@ cl::opt<bool> Merge(
     "merge",
     cl::desc("The inputs are the facts files (--facts) of every kernel "
              "source of the library: check the library as a whole and "
-             "generate, as if its sources had been given"),
+             "generate, as if its sources had been given (needs "
+             "--backend)"),
     cl::cat(SkcCategory));
+
+cl::opt<std::string> EmitPCHPath(
+    "emit-pch",
+    cl::desc("Write a precompiled header of the generated NativeFunctions.h "
+             "(and the runtime's headers it includes), built with the "
+             "compile command of the one source given, into this file, and "
+             "the flags it was built with into FILE.flags, instead of any "
+             "other output: for --pch"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
+
+cl::opt<std::string> PCHPath(
+    "pch",
+    cl::desc("Parse each source whose compile command is the one this "
+             "precompiled header (--emit-pch) was built with through it; "
+             "the others without"),
+    cl::value_desc("file"), cl::cat(SkcCategory));
 
 cl::opt<bool> PrintOutputs(
     "print-outputs",
@@ -348,6 +365,11 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
                         getBackendNames());
     Inv.Backends.push_back(*K);
   }
+  // The default comes from the sources' kinds, which facts files do not
+  // show in their names.
+  if (Merge && Backends.empty())
+    return UsageError("'--merge' needs '--backend': the facts files do not "
+                      "say which backends the library builds");
   if (Backends.empty())
     Inv.Backends = Invocation::getDefaultBackends(Sources);
   // Both name C++ namespaces (and SK_LIBRARY's token): identifiers only.
@@ -363,8 +385,17 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
   if (Shards == 0 || Shards > MaxShards)
     return UsageError("'--shards' must be from 1 to " + Twine(MaxShards) +
                       ", not " + Twine(Shards));
-  if (!DepfilePath.empty() && OutputDir.empty() && FactsPath.empty())
-    return UsageError("'--depfile' needs '-o DIR' or '--facts FILE'");
+  if (!DepfilePath.empty() && OutputDir.empty() && FactsPath.empty() &&
+      EmitPCHPath.empty())
+    return UsageError(
+        "'--depfile' needs '-o DIR', '--facts FILE' or '--emit-pch FILE'");
+  if (!EmitPCHPath.empty()) {
+    if (Sources.size() != 1)
+      return UsageError("'--emit-pch' needs the one kernel source whose "
+                        "compile command the header is built with");
+    if (!OutputDir.empty() || !FactsPath.empty() || Merge)
+      return UsageError("'--emit-pch' writes the header and nothing else");
+  }
   if (Outputs != OutputSet::All && OutputDir.empty())
     return UsageError("'--outputs' needs '-o DIR'");
   if (!FactsPath.empty()) {
@@ -396,6 +427,8 @@ static Expected<Invocation> makeInvocation(const char *Argv0,
   Inv.CppNamespace = CppNamespace;
   Inv.FactsPath = FactsPath;
   Inv.Merge = Merge;
+  Inv.EmitPCHPath = EmitPCHPath;
+  Inv.PCHPath = PCHPath;
   Inv.OutputDir = OutputDir;
   Inv.Outputs = Outputs;
   Inv.DepfilePath = DepfilePath;
@@ -439,8 +472,8 @@ int main(int argc, char **argv) {
           "  a compiler and a linker would (docs/cmake.md):\n\n"
           "  skc --schema ops.yaml -o DIR --outputs=schema\n"
           "  skc --schema ops.yaml --facts=A.facts -p BUILD_DIR A.cpp\n"
-          "  skc --schema ops.yaml -o DIR --outputs=library --merge "
-          "A.facts ...\n\n"
+          "  skc --schema ops.yaml --backend=CPU -o DIR --outputs=library\n"
+          "      --merge A.facts ...\n\n"
           "  Diagnostics go to stderr: as text, or with "
           "--diagnostics-format=sarif\n"
           "  as one SARIF 2.1.0 log; -verify checks them against "

@@ -71,6 +71,14 @@ struct Invocation {
   /// Sources are the facts files of every source of the library: check
   /// the library as a whole and generate from what they say.
   bool Merge = false;
+  /// Write a precompiled header of the generated NativeFunctions.h, built
+  /// with the compile command of the one source given, into this file
+  /// (and its flags beside it), instead of any other output; empty for
+  /// none.
+  std::string EmitPCHPath;
+  /// Parse the sources with this precompiled header (EmitPCHPath), each
+  /// whose command is the one it was built with; empty for none.
+  std::string PCHPath;
 
   /// Where the generated files go; empty for none.
   std::string OutputDir;

@@ -82,6 +82,11 @@ struct KernelSourceOptions {
   /// check on save or in the build. Note [Function templates left
   /// uninstantiated] in lib/Frontend/KernelDeclAction.cpp.
   bool InstantiateFunctionTemplates = true;
+  /// A precompiled header of the generated NativeFunctions.h, which
+  /// buildKernelPCH() wrote, or empty for none. A source whose command is
+  /// the one the header was built with (its flags file says) is parsed
+  /// with it; any other is parsed without.
+  std::string PrecompiledHeader;
   /// Called before each source is parsed, with its index among \p Count:
   /// what a tool shows as progress.
   std::function<void(size_t Index, size_t Count, llvm::StringRef Source)>
@@ -101,6 +106,19 @@ parseKernelSources(llvm::ArrayRef<std::string> Sources,
                    const clang::tooling::CompilationDatabase *Database,
                    const KernelSourceOptions &Options, DiagnosticsEngine &Diags,
                    std::vector<KernelDecl> &Decls);
+
+/// Writes to \p Output a precompiled header of the generated
+/// NativeFunctions.h (and so of the runtime's authoring headers, which it
+/// includes: nearly all a kernel source's parse), built with the command
+/// \p Source is parsed with, and beside it the flags it was built with
+/// (\p Output + ".flags"), which parseKernelSources compares with each
+/// source's. Clang's problems in those headers are diagnostics; one in
+/// writing the files is an Error.
+llvm::Error
+buildKernelPCH(llvm::StringRef Source,
+               const clang::tooling::CompilationDatabase *Database,
+               const KernelSourceOptions &Options, llvm::StringRef Output,
+               DiagnosticsEngine &Diags);
 
 /// Loads the compile_commands.json in \p BuildDir (the driver's -p), so
 /// that callers need not include Clang's headers. The shared_ptr owns the

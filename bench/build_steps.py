@@ -38,25 +38,26 @@ def run(args, cwd=None):
     subprocess.run(args, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
 
 
+def ninja_log_entries(build):
+    log = build / ".ninja_log"
+    if not log.exists():
+        return set()
+    return {tuple(line.split("\t")) for line in log.read_text().splitlines()
+            if not line.startswith("#")}
+
+
 def timed_build(build, targets, jobs):
     """Builds targets; returns the wall time and the steps that ran, as
-    output -> (start ms, end ms), one output per step, from Ninja's log of
-    this build alone (the earlier log is put back after it)."""
-    log = build / ".ninja_log"
-    old = []
-    if log.exists():
-        old = log.read_text().splitlines(keepends=True)
-        log.unlink()
-    try:
-        begin = time.monotonic()
-        run(["ninja", "-C", str(build), f"-j{jobs}"] + targets)
-        wall = time.monotonic() - begin
-    finally:
-        new = log.read_text().splitlines(keepends=True) if log.exists() else []
-        log.write_text("".join(old + new[1:] if old else new))
+    output -> (start ms, end ms), one output per step: the entries of
+    Ninja's log that this build added (the log is only read, never
+    touched: without it Ninja would rebuild everything)."""
+    before = ninja_log_entries(build)
+    begin = time.monotonic()
+    run(["ninja", "-C", str(build), f"-j{jobs}"] + targets)
+    wall = time.monotonic() - begin
     ran, seen = {}, set()
-    for line in new[1:]:
-        start, end, _, output, _ = line.split("\t")
+    for entry in ninja_log_entries(build) - before:
+        start, end, _, output, _ = entry
         # Ninja logs each output of a step, by the path the build file
         # names it with, relative or absolute.
         if os.path.isabs(output) or (start, end) in seen:
@@ -85,10 +86,11 @@ def skc_outputs(steps, name):
 
 
 def full_check(build, name, jobs):
-    """Every skc step of the library, from clean: without its stamps and
-    facts files ('ninja -t clean' would clean skc itself too)."""
+    """Every skc step of the library, from clean: without its stamps,
+    precompiled headers and facts files ('ninja -t clean' would clean skc
+    itself too)."""
     for path in build.rglob(f"{name}*"):
-        if path.suffix == ".stamp" or path.name == f"{name}.facts":
+        if path.suffix in (".stamp", ".pch") or path.name == f"{name}.facts":
             if path.is_dir():
                 for facts in path.rglob("*.facts"):
                     facts.unlink()

@@ -336,15 +336,15 @@ function(skc_add_kernel_library name)
   # headers the kernel sources include. A stamp is the output and the
   # depfile's target; the files are byproducts, which Ninja restats and
   # Make never touches, so a run that rewrites nothing rebuilds nothing.
+  # Its inputs are all in DEPENDS: a depfile would add nothing but the
+  # time to rewrite it (CMake post-processes every depfile for Ninja).
   add_custom_command(
     OUTPUT "${schema_stamp}"
     BYPRODUCTS ${schema_outputs}
     COMMAND skc::skc ${options} -o "${out_dir}" --outputs=schema
-      "--shards=${ARG_SHARDS}" "--depfile=${schema_stamp}.d"
-      "--depfile-target=${schema_stamp}"
+      "--shards=${ARG_SHARDS}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${schema_stamp}"
     DEPENDS ${depends}
-    DEPFILE "${schema_stamp}.d"
     COMMENT "skc: generating ${name}'s headers from ${ARG_SCHEMA}"
     VERBATIM)
   add_custom_target(${name}_skc_headers DEPENDS "${schema_stamp}")
@@ -405,10 +405,10 @@ function(skc_add_kernel_library name)
 
   # Last, the library as a whole, from the facts: what no one source can
   # tell (a kernel no source defines, one defined twice), the
-  # registrations and the coverage report.
+  # registrations and the coverage report. Its inputs are all in DEPENDS,
+  # as the schema step's are: no depfile.
   set(merge_options --merge -o "${out_dir}" --outputs=library
-    "--shards=${ARG_SHARDS}" "--depfile=${stamp}.d" "--depfile-target=${stamp}"
-    "--coverage-report=${coverage_report}")
+    "--shards=${ARG_SHARDS}" "--coverage-report=${coverage_report}")
   set(byproducts ${library_outputs} "${coverage_report}")
   if(sarif)
     list(APPEND merge_options "--sarif-output=${sarif}" ${sarif_logs})
@@ -420,7 +420,6 @@ function(skc_add_kernel_library name)
     COMMAND skc::skc ${options} ${merge_options} ${facts_files}
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS ${depends} ${facts_files}
-    DEPFILE "${stamp}.d"
     COMMENT "skc: checking and generating ${name}"
     VERBATIM)
   # ${name}_skc is every step; each rule belongs to one target only (Make

@@ -1,4 +1,4 @@
-//===--- KernelFacts.cpp - What the check of a kernel source found --------===//
+//===--- KernelFacts.cpp - What a kernel source's check found -------------===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -34,8 +34,8 @@ static bool fromJSON(const json::Value &V, KernelDeclKind &K, json::Path P) {
 
 static bool fromJSON(const json::Value &V, DispatchKey &K, json::Path P) {
   std::optional<StringRef> S = V.getAsString();
-  std::optional<DispatchKey> Key = S ? lookupBuiltinDispatchKey(*S)
-                                     : std::nullopt;
+  std::optional<DispatchKey> Key =
+      S ? lookupBuiltinDispatchKey(*S) : std::nullopt;
   if (!Key) {
     P.report("expected a dispatch key");
     return false;
@@ -58,9 +58,9 @@ static bool fromJSON(const json::Value &V, KernelDecl &D, json::Path P) {
 static bool fromJSON(const json::Value &V, ProvidedKernel &K, json::Path P) {
   json::ObjectMapper O(V, P);
   return O && O.map("kind", K.Kind) && O.map("name", K.Name) &&
-         O.mapOptional("function", K.Function) &&
-         O.map("backend", K.Backend) && O.map("file", K.File) &&
-         O.map("line", K.Line) && O.map("column", K.Column);
+         O.mapOptional("function", K.Function) && O.map("backend", K.Backend) &&
+         O.map("file", K.File) && O.map("line", K.Line) &&
+         O.map("column", K.Column);
 }
 
 std::string writeKernelFacts(const KernelFacts &Facts) {

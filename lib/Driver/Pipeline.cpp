@@ -137,8 +137,9 @@ static Error checkKernelSources(const Invocation &Inv,
 static Error mergeKernelFacts(const Invocation &Inv, DiagnosticsEngine &Diags,
                               Analysis &A) {
   llvm::TimeTraceScope Scope("MergeKernelFacts");
-  vfs::FileSystem &FS =
-      Inv.FileSystem ? *Inv.FileSystem : *vfs::getRealFileSystem();
+  IntrusiveRefCntPtr<vfs::FileSystem> FSRef =
+      Inv.FileSystem ? Inv.FileSystem : vfs::getRealFileSystem();
+  vfs::FileSystem &FS = *FSRef;
   for (size_t I = 0; I != Inv.Sources.size(); ++I) {
     const std::string &Path = Inv.Sources[I];
     ErrorOr<std::unique_ptr<MemoryBuffer>> Text = FS.getBufferForFile(Path);
@@ -164,8 +165,7 @@ static Error mergeKernelFacts(const Invocation &Inv, DiagnosticsEngine &Diags,
       else
         consumeError(ID.takeError());
     }
-    return It->second ? SM.FindLocForLineAndColumn(It->second, K.Line,
-                                                   K.Column)
+    return It->second ? SM.FindLocForLineAndColumn(It->second, K.Line, K.Column)
                       : SMLoc();
   };
   llvm::TimeTraceScope CheckScope("CheckLibrary");
@@ -313,10 +313,9 @@ Error produceOutputs(const Invocation &Inv, const Analysis &A,
     KernelFacts Facts{Inv.Sources, A.Decls, A.Provided};
     Outputs.add(Inv.FactsPath, writeKernelFacts(Facts),
                 OutputFiles::Rewrite::Always);
-    if (!Inv.DepfilePath.empty())
-      Outputs.add(Inv.DepfilePath, makeDepfile(Inv, A, {}));
   }
-  if (!Inv.EmitPCHPath.empty() && !Inv.DepfilePath.empty())
+  // A check's or a precompiled header's; -o's is written with its files.
+  if (!Inv.DepfilePath.empty() && Inv.OutputDir.empty())
     Outputs.add(Inv.DepfilePath, makeDepfile(Inv, A, {}));
   if (Inv.CoverageReport) {
     std::string Report;

@@ -172,7 +172,8 @@ Error parseKernelSources(ArrayRef<std::string> Sources,
   std::string PCHFlags;
   if (!Options.PrecompiledHeader.empty()) {
     std::string FlagsFile = Options.PrecompiledHeader + ".flags";
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Flags = FS->getBufferForFile(FlagsFile);
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Flags =
+        FS->getBufferForFile(FlagsFile);
     if (!Flags)
       return createFileError(FlagsFile, Flags.getError());
     PCHFlags = (*Flags)->getBuffer().str();
@@ -193,15 +194,15 @@ Error parseKernelSources(ArrayRef<std::string> Sources,
                             std::make_shared<clang::PCHContainerOperations>(),
                             FS);
     Tool.setPrintErrorMessage(false);
-    Tool.appendArgumentsAdjuster([&](const tooling::CommandLineArguments &Args,
-                                     StringRef File) {
-      tooling::CommandLineArguments Result =
-          adjustKernelCommand(Args, File, Options);
-      if (!PCHFlags.empty() && getPCHFlags(Result, File) == PCHFlags)
-        Result.insert(Result.begin() + 1,
-                      {"-include-pch", Options.PrecompiledHeader});
-      return Result;
-    });
+    Tool.appendArgumentsAdjuster(
+        [&](const tooling::CommandLineArguments &Args, StringRef File) {
+          tooling::CommandLineArguments Result =
+              adjustKernelCommand(Args, File, Options);
+          if (!PCHFlags.empty() && getPCHFlags(Result, File) == PCHFlags)
+            Result.insert(Result.begin() + 1,
+                          {"-include-pch", Options.PrecompiledHeader});
+          return Result;
+        });
     Tool.setDiagnosticConsumer(&Consumer);
     // run() fails when the source has errors; they were reported.
     (void)Tool.run(&Factory);
@@ -244,12 +245,11 @@ Error buildKernelPCH(StringRef Source,
   std::vector<KernelDecl> None;
   ParseSession Session(Diags, None, Options);
   ForwardingDiagConsumer Consumer(Session);
-  auto Files = makeIntrusiveRefCnt<clang::FileManager>(
-      clang::FileSystemOptions(), FS);
+  auto Files =
+      makeIntrusiveRefCnt<clang::FileManager>(clang::FileSystemOptions(), FS);
   tooling::ToolInvocation Invocation(
       Args, std::make_unique<KernelPCHAction>(Output.str(), Options),
-      Files.get(),
-      std::make_shared<clang::PCHContainerOperations>());
+      Files.get(), std::make_shared<clang::PCHContainerOperations>());
   Invocation.setDiagnosticConsumer(&Consumer);
   // Problems in the headers were reported.
   if (!Invocation.run())

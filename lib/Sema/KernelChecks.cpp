@@ -376,12 +376,11 @@ void KernelChecker::checkNative(const KernelDecl &D) {
     auto SameType = [](const KernelParamSpec &A, const KernelParamSpec &B) {
       return A.Type == B.Type;
     };
-    DefinitionKey Key{KernelDeclKind::Native, D.Name, U.F,
-                      getSourceBackend(D)};
+    DefinitionKey Key{KernelDeclKind::Native, D.Name, U.F, getSourceBackend(D)};
     if (S && S->Return == Expected.Return &&
         S->Params.size() == Expected.Params.size() &&
-        std::equal(S->Params.begin(), S->Params.end(),
-                   Expected.Params.begin(), SameType) &&
+        std::equal(S->Params.begin(), S->Params.end(), Expected.Params.begin(),
+                   SameType) &&
         Defined.try_emplace(Key, &D).second)
       provide(D, Key);
   }
@@ -642,8 +641,7 @@ void KernelChecker::checkLibrary(
     checkMissing();
 }
 
-void checkLibrary(const OperatorModel &Model,
-                  ArrayRef<ProvidedKernel> Provided,
+void checkLibrary(const OperatorModel &Model, ArrayRef<ProvidedKernel> Provided,
                   const KernelCheckOptions &Opts, DiagnosticsEngine &Diags,
                   function_ref<SMLoc(const ProvidedKernel &)> Locate) {
   KernelChecker(Model, Opts, Diags).checkLibrary(Provided, Locate);

@@ -156,8 +156,7 @@ cl::opt<unsigned> Shards(
     cl::value_desc("N"), cl::init(1), cl::cat(SkcCategory));
 
 cl::opt<OutputSet> Outputs(
-    "outputs",
-    cl::desc("Which generated files -o writes (default: all)"),
+    "outputs", cl::desc("Which generated files -o writes (default: all)"),
     cl::init(OutputSet::All),
     cl::values(clEnumValN(OutputSet::All, "all", "every one"),
                clEnumValN(OutputSet::Schema, "schema",
@@ -179,13 +178,13 @@ cl::opt<std::string> FactsPath(
              "two sources) are left to the merge"),
     cl::value_desc("file"), cl::cat(SkcCategory));
 
-cl::opt<bool> Merge(
-    "merge",
-    cl::desc("The inputs are the facts files (--facts) of every kernel "
-             "source of the library: check the library as a whole and "
-             "generate, as if its sources had been given (needs "
-             "--backend)"),
-    cl::cat(SkcCategory));
+cl::opt<bool>
+    Merge("merge",
+          cl::desc("The inputs are the facts files (--facts) of every kernel "
+                   "source of the library: check the library as a whole and "
+                   "generate, as if its sources had been given (needs "
+                   "--backend)"),
+          cl::cat(SkcCategory));
 
 cl::opt<std::string> EmitPCHPath(
     "emit-pch",
@@ -466,7 +465,8 @@ int main(int argc, char **argv) {
           "kernel\n"
           "  in them against those schemas; with -o, generates the variants,\n"
           "  registrations, Meta backend and C++ API of every operator.\n\n"
-          "  skc --schema ops.yaml [--backend=CPU,...] [-o DIR] [--depfile FILE]\n"
+          "  skc --schema ops.yaml [--backend=CPU,...] [-o DIR] [--depfile "
+          "FILE]\n"
           "      [-p BUILD_DIR] [SOURCES...] [-- FLAGS]\n\n"
           "  A build checks each source on its own and then the library, as\n"
           "  a compiler and a linker would (docs/cmake.md):\n\n"

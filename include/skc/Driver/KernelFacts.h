@@ -1,4 +1,4 @@
-//===--- KernelFacts.h - What the check of a kernel source found -*- C++ -*-===//
+//===--- KernelFacts.h - What a kernel source's check found -----*- C++ -*-===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -50,9 +50,8 @@ std::string writeKernelFacts(const KernelFacts &Facts);
 
 /// Reads the facts file \p Text (named \p Path in errors). The units of its
 /// ProvidedKernels are \p Unit.
-llvm::Expected<KernelFacts> readKernelFacts(llvm::StringRef Text,
-                                            llvm::StringRef Path,
-                                            unsigned Unit);
+llvm::Expected<KernelFacts>
+readKernelFacts(llvm::StringRef Text, llvm::StringRef Path, unsigned Unit);
 
 } // namespace skc
 

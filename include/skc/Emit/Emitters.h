@@ -72,8 +72,8 @@ enum class OutputSet {
 /// The names of the files emitAll() writes for \p Opts: fixed by the
 /// options alone, never by the schema, so that a build system can name
 /// them before skc runs (docs/cmake.md).
-std::vector<std::string>
-getOutputFileNames(const EmitOptions &Opts, OutputSet Set = OutputSet::All);
+std::vector<std::string> getOutputFileNames(const EmitOptions &Opts,
+                                            OutputSet Set = OutputSet::All);
 
 /// A GoogleTest source named \p FileName with one test per functional
 /// operator that has a Meta kernel, comparing it with the CPU kernel over

@@ -114,11 +114,10 @@ parseKernelSources(llvm::ArrayRef<std::string> Sources,
 /// (\p Output + ".flags"), which parseKernelSources compares with each
 /// source's. Clang's problems in those headers are diagnostics; one in
 /// writing the files is an Error.
-llvm::Error
-buildKernelPCH(llvm::StringRef Source,
-               const clang::tooling::CompilationDatabase *Database,
-               const KernelSourceOptions &Options, llvm::StringRef Output,
-               DiagnosticsEngine &Diags);
+llvm::Error buildKernelPCH(llvm::StringRef Source,
+                           const clang::tooling::CompilationDatabase *Database,
+                           const KernelSourceOptions &Options,
+                           llvm::StringRef Output, DiagnosticsEngine &Diags);
 
 /// Loads the compile_commands.json in \p BuildDir (the driver's -p), so
 /// that callers need not include Clang's headers. The shared_ptr owns the

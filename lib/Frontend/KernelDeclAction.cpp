@@ -117,12 +117,8 @@ KernelDeclAction::CreateASTConsumer(clang::CompilerInstance &CI, StringRef) {
 }
 
 void KernelDeclAction::EndSourceFileAction() {
-  if (Dependencies) {
-    StringRef Generated = Session.Options.GeneratedIncludeDir;
-    for (const std::string &File : Dependencies->getDependencies())
-      if (Generated.empty() || !StringRef(File).starts_with(Generated))
-        Session.Options.Dependencies->insert(File);
-  }
+  if (Dependencies)
+    addDependencies(*Dependencies, Session.Options);
   // Unknown structs whose definitions Clang dropped.
   for (UnknownKernel &U : Session.UnknownKernels) {
     KernelDecl K;
@@ -159,6 +155,14 @@ void KernelDeclAction::EndSourceFileAction() {
       Session.Decls.push_back(std::move(K));
   }
   Found.clear();
+}
+
+void addDependencies(const clang::DependencyCollector &Collected,
+                     const KernelSourceOptions &Options) {
+  StringRef Generated = Options.GeneratedIncludeDir;
+  for (const std::string &File : Collected.getDependencies())
+    if (Generated.empty() || !StringRef(File).starts_with(Generated))
+      Options.Dependencies->insert(File);
 }
 
 Expected<IntrusiveRefCntPtr<vfs::OverlayFileSystem>>

@@ -42,6 +42,11 @@ private:
   std::shared_ptr<clang::DependencyCollector> Dependencies;
 };
 
+/// Adds what \p Collected saw a parse read, less the generated headers, to
+/// Options.Dependencies (non-null): what a depfile names.
+void addDependencies(const clang::DependencyCollector &Collected,
+                     const KernelSourceOptions &Options);
+
 /// The file system kernel sources are parsed in: Options.FileSystem (else
 /// the real one), with the generated headers of \p Options in memory over
 /// it. It has its own

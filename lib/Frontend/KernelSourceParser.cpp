@@ -83,12 +83,8 @@ protected:
 
   void EndSourceFileAction() override {
     clang::GeneratePCHAction::EndSourceFileAction();
-    if (!Dependencies)
-      return;
-    StringRef Generated = Options.GeneratedIncludeDir;
-    for (const std::string &File : Dependencies->getDependencies())
-      if (Generated.empty() || !StringRef(File).starts_with(Generated))
-        Options.Dependencies->insert(File);
+    if (Dependencies)
+      addDependencies(*Dependencies, Options);
   }
 
 private:

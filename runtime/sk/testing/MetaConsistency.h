@@ -8,10 +8,11 @@
 /// Checks that an operator's Meta kernel agrees with its CPU kernel (or
 /// another backend's): both run over argument lists generated from the
 /// operator's schema, and every tensor the backend's kernel returns must
-/// come back from the Meta kernel with the same sizes, strides and dtype. PyTorch keeps this check by hand
-/// (OpInfo sample inputs); here the schema gives the samples, and
-/// `skc --emit-meta-tests` writes one GoogleTest per operator that calls
-/// checkMetaConsistency (Note [Meta consistency samples]).
+/// come back from the Meta kernel with the same sizes, strides and dtype.
+/// PyTorch keeps this check by hand (OpInfo sample inputs); here the
+/// schema gives the samples (SchemaSamples.h), and `skc --emit-meta-tests`
+/// writes one GoogleTest per operator that calls checkMetaConsistency (Note
+/// [Meta consistency samples]).
 ///
 /// Library skc::runtime_testing; it uses only the dispatcher's boxed calls,
 /// so it serves any kernel library.

@@ -1,0 +1,666 @@
+//===--- DifferentialTest.cpp - The kernel library against libtorch -------===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Every operator of the kernel library, run through skc's dispatcher and
+/// through libtorch's on the same arguments, boxed, by schema name; one test
+/// per operator (Note [Differential cases]). Differences listed as
+/// deliberate in docs/kernels.md are counted, not failed.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TorchBridge.h"
+
+#include "sk/dispatch/Dispatcher.h"
+#include "sk/ops/Factories.h"
+#include "sk/testing/SchemaSamples.h"
+#include "sk/util/Exception.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace sk;
+using skdiff::PlainTensor;
+using skdiff::PlainValue;
+
+namespace {
+
+// Note [Differential cases]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// Each operator starts from the argument lists of Note [Schema samples]
+// (shapes, a scalar and empty ones among them, broadcasting pairs, five
+// dtypes, a table with indices, every non-tensor argument's values). Each
+// sample then runs as several cases:
+//
+//  - its floating tensors filled with normal values, with values in
+//    [0, 1), and with special values (infinities, NaN, signed zeros, huge
+//    and subnormal numbers among normal ones); integral and bool tensors
+//    keep their small values, which are often valid indices;
+//  - its input tensors laid out transposed (strides reversed), strided
+//    (every other element of a wider tensor) and expanded (a first
+//    dimension of stride 0);
+//  - its floating tensors as float16 and as bfloat16;
+//  - for out= operators, the out tensors as the sample has them (often the
+//    wrong shape, so resized), then of the right shape (as skc's first run
+//    left them) contiguous, transposed and strided, and empty.
+//
+// Both sides get the same bytes: each tensor travels as its whole storage
+// with sizes, strides and offset. The results are compared as PyTorch's
+// assert_close does: dtype, sizes, values within its tolerances per dtype
+// (NaN equal to NaN), and also strides, on dimensions of size > 1 of
+// non-empty results, where PyTorch defines them; and the call must fail on
+// both sides or on neither.
+
+/// The arguments of one case and what it is, for a failure's message.
+struct Case {
+  Stack Args;
+  std::string Description;
+};
+
+/// What a difference is about; the second column of docs/kernels.md's
+/// table of deliberate differences.
+enum class Aspect { Errors, Dtype, Sizes, Strides, Values };
+
+const char *getAspectName(Aspect A) {
+  switch (A) {
+  case Aspect::Errors:
+    return "errors";
+  case Aspect::Dtype:
+    return "dtype";
+  case Aspect::Sizes:
+    return "sizes";
+  case Aspect::Strides:
+    return "strides";
+  case Aspect::Values:
+    return "values";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// Deliberate differences, read from docs/kernels.md
+//===----------------------------------------------------------------------===//
+
+/// One row of docs/kernels.md's "Deliberate differences from PyTorch"
+/// table: an operator (`aten::nonzero`, every overload; or one overload,
+/// `aten::nonzero.out`) and the aspect that differs.
+struct KnownDifference {
+  std::string Operator;
+  std::string Aspect;
+};
+
+std::vector<KnownDifference> readKnownDifferences() {
+  std::vector<KnownDifference> Known;
+  std::ifstream In(SKC_KERNELS_DOC);
+  std::string Line;
+  bool InSection = false;
+  while (std::getline(In, Line)) {
+    if (Line.rfind("## ", 0) == 0)
+      InSection = Line == "## Deliberate differences from PyTorch";
+    if (!InSection || Line.rfind("| `", 0) != 0)
+      continue;
+    // | `aten::nonzero` | strides | why |
+    size_t OpEnd = Line.find('`', 3);
+    size_t AspectStart = Line.find('|', OpEnd) + 1;
+    size_t AspectEnd = Line.find('|', AspectStart);
+    std::string Aspect = Line.substr(AspectStart, AspectEnd - AspectStart);
+    Aspect.erase(0, Aspect.find_first_not_of(' '));
+    Aspect.erase(Aspect.find_last_not_of(' ') + 1);
+    Known.push_back({Line.substr(3, OpEnd - 3), Aspect});
+  }
+  return Known;
+}
+
+bool isKnownDifference(const OperatorName &Op, Aspect A) {
+  static const std::vector<KnownDifference> Known = readKnownDifferences();
+  std::string Full = Op.Name + (Op.Overload.empty()
+                                    ? std::string()
+                                    : "." + Op.Overload);
+  return std::any_of(Known.begin(), Known.end(), [&](const KnownDifference &K) {
+    return (K.Operator == Op.Name || K.Operator == Full) &&
+           K.Aspect == getAspectName(A);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors: values, layouts, and the way to libtorch and back
+//===----------------------------------------------------------------------===//
+
+enum class Values { Normal, UnitInterval, Special };
+
+const char *getValuesName(Values V) {
+  switch (V) {
+  case Values::Normal:
+    return "normal values";
+  case Values::UnitInterval:
+    return "values in [0, 1)";
+  case Values::Special:
+    return "special values";
+  }
+  return "?";
+}
+
+/// \p T with its floating values drawn anew as \p V says; other dtypes
+/// keep theirs. A new tensor of \p T's layout.
+Tensor refill(const Tensor &T, Values V, std::mt19937 &Random) {
+  if (!isFloatingType(T.dtype()))
+    return T;
+  std::vector<int64_t> Sizes(T.sizes().begin(), T.sizes().end());
+  Tensor Fresh = empty(Sizes, TensorOptions().dtype(kDouble));
+  double *P = Fresh.data_ptr<double>();
+  std::normal_distribution<double> Normal;
+  std::uniform_real_distribution<double> Unit;
+  const double Specials[] = {std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN(),
+                             0.0,
+                             -0.0,
+                             1e30,
+                             -1e30,
+                             1e-40};
+  std::uniform_int_distribution<int> Pick(0, 2 * std::size(Specials) - 1);
+  for (int64_t I = 0, N = Fresh.numel(); I != N; ++I) {
+    switch (V) {
+    case Values::Normal:
+      P[I] = Normal(Random);
+      break;
+    case Values::UnitInterval:
+      P[I] = Unit(Random);
+      break;
+    case Values::Special: {
+      size_t K = Pick(Random);
+      P[I] = K < std::size(Specials) ? Specials[K] : Normal(Random);
+      break;
+    }
+    }
+  }
+  Tensor R = empty_strided(T.sizes(), T.strides(),
+                           TensorOptions().dtype(T.dtype()));
+  R.copy_(Fresh);
+  return R;
+}
+
+enum class Layout { AsMade, Contiguous, Transposed, Strided, Expanded };
+
+const char *getLayoutName(Layout L) {
+  switch (L) {
+  case Layout::AsMade:
+    return "as made";
+  case Layout::Contiguous:
+    return "contiguous";
+  case Layout::Transposed:
+    return "transposed";
+  case Layout::Strided:
+    return "strided";
+  case Layout::Expanded:
+    return "expanded";
+  }
+  return "?";
+}
+
+/// A tensor of \p Sizes and \p Dtype laid out as \p L says (AsMade and
+/// Expanded: contiguous), its values uninitialized.
+Tensor emptyWithLayout(IntArrayRef Sizes, ScalarType Dtype, Layout L) {
+  TensorOptions Options = TensorOptions().dtype(Dtype);
+  std::vector<int64_t> Shape(Sizes.begin(), Sizes.end());
+  int64_t Dim = static_cast<int64_t>(Shape.size());
+  if (L == Layout::Transposed && Dim >= 2) {
+    std::vector<int64_t> Reversed(Shape.rbegin(), Shape.rend());
+    std::vector<int64_t> Order;
+    for (int64_t D = Dim - 1; D >= 0; --D)
+      Order.push_back(D);
+    return empty(Reversed, Options).permute(Order);
+  }
+  if (L == Layout::Strided && Dim >= 1) {
+    std::vector<int64_t> Wide = Shape;
+    Wide.back() *= 2;
+    return empty(Wide, Options).slice(Dim - 1, 0, std::nullopt, 2);
+  }
+  return empty(Shape, Options);
+}
+
+/// \p T's values laid out as \p L says. Expanded changes the values: the
+/// first row, repeated.
+Tensor relayout(const Tensor &T, Layout L) {
+  if (L == Layout::AsMade)
+    return T;
+  if (L == Layout::Expanded) {
+    if (T.dim() == 0 || T.size(0) < 2)
+      return T;
+    std::vector<int64_t> RowShape(T.sizes().begin(), T.sizes().end());
+    RowShape[0] = 1;
+    Tensor Row = empty(RowShape, TensorOptions().dtype(T.dtype()));
+    Row.copy_(T.narrow(0, 0, 1));
+    return Row.expand(T.sizes());
+  }
+  Tensor R = emptyWithLayout(T.sizes(), T.dtype(), L);
+  R.copy_(T);
+  return R;
+}
+
+PlainTensor toPlain(const Tensor &T) {
+  PlainTensor P;
+  if (!T.defined())
+    return P;
+  P.Dtype = std::string(toString(T.dtype()));
+  P.Sizes.assign(T.sizes().begin(), T.sizes().end());
+  P.Strides.assign(T.strides().begin(), T.strides().end());
+  P.StorageOffset = T.storage_offset();
+  const Storage &S = T.unsafeGetTensorImpl()->storage();
+  const auto *Bytes = static_cast<const unsigned char *>(S->data());
+  P.Storage.assign(Bytes, Bytes + S->nbytes());
+  return P;
+}
+
+ScalarType getScalarType(const std::string &Name) {
+  for (int I = 0; I != static_cast<int>(ScalarType::NumOptions); ++I)
+    if (toString(static_cast<ScalarType>(I)) == Name)
+      return static_cast<ScalarType>(I);
+  SK_CHECK(false, "libtorch returned a tensor of dtype ", Name,
+           ", which the runtime lacks");
+  return kFloat;
+}
+
+Tensor fromPlain(const PlainTensor &P) {
+  if (P.Dtype.empty())
+    return Tensor();
+  ScalarType T = getScalarType(P.Dtype);
+  int64_t Elements =
+      static_cast<int64_t>(P.Storage.size() / elementSize(T));
+  Tensor Base = empty({Elements}, TensorOptions().dtype(T));
+  if (!P.Storage.empty())
+    std::memcpy(Base.data_ptr(), P.Storage.data(), P.Storage.size());
+  return Base.as_strided(P.Sizes, P.Strides, P.StorageOffset);
+}
+
+/// \p V, an argument of type \p T.
+PlainValue toPlain(const IValue &V, const SchemaType &T) {
+  using Kind = PlainValue::Kind;
+  PlainValue P;
+  if (T.Base == ValueKind::ScalarType && V.isInt()) {
+    P.K = Kind::ScalarType;
+    P.String = std::string(toString(static_cast<ScalarType>(V.toInt())));
+  } else if (V.isTensor()) {
+    P.K = Kind::Tensor;
+    P.Tensors.push_back(toPlain(V.toTensor()));
+  } else if (V.isTensorList()) {
+    P.K = Kind::TensorList;
+    for (const Tensor &T : V.toTensorList())
+      P.Tensors.push_back(toPlain(T));
+  } else if (V.isInt()) {
+    P.K = Kind::Int;
+    P.Int = V.toInt();
+  } else if (V.isDouble()) {
+    P.K = Kind::Double;
+    P.Double = V.toDouble();
+  } else if (V.isBool()) {
+    P.K = Kind::Bool;
+    P.Bool = V.toBool();
+  } else if (V.isString()) {
+    P.K = Kind::String;
+    P.String = V.toStringRef();
+  } else if (V.isIntList()) {
+    P.K = Kind::IntList;
+    P.Ints = V.toIntList();
+  } else if (V.isDoubleList()) {
+    P.K = Kind::DoubleList;
+    P.Doubles = V.toDoubleList();
+  } else if (V.isBoolList()) {
+    P.K = Kind::BoolList;
+    P.Bools = V.toBoolList();
+  } else {
+    SK_CHECK(V.isNone(), "no PlainValue for the argument ", V);
+  }
+  return P;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparing results
+//===----------------------------------------------------------------------===//
+
+/// PyTorch's assert_close tolerances for \p T: {rtol, atol}.
+std::pair<double, double> getTolerances(ScalarType T) {
+  switch (T) {
+  case kHalf:
+    return {1e-3, 1e-5};
+  case kBFloat16:
+    return {1.6e-2, 1e-5};
+  case kFloat:
+    return {1.3e-6, 1e-5};
+  case kDouble:
+    return {1e-7, 1e-7};
+  default:
+    return {0, 0};
+  }
+}
+
+/// The first difference between skc's \p S and libtorch's \p R, or none.
+std::optional<std::pair<Aspect, std::string>> compareTensors(const Tensor &S,
+                                                             const Tensor &R) {
+  std::ostringstream OS;
+  if (S.defined() != R.defined())
+    return std::make_pair(Aspect::Sizes, std::string("one result undefined"));
+  if (!S.defined())
+    return std::nullopt;
+  if (S.dtype() != R.dtype()) {
+    OS << "dtype " << S.dtype() << " from skc, " << R.dtype()
+       << " from libtorch";
+    return std::make_pair(Aspect::Dtype, OS.str());
+  }
+  if (S.sizes() != R.sizes()) {
+    OS << "sizes " << S.sizes() << " from skc, " << R.sizes()
+       << " from libtorch";
+    return std::make_pair(Aspect::Sizes, OS.str());
+  }
+  if (S.numel() == 0)
+    return std::nullopt;
+  Tensor A = S.to(kDouble).contiguous(), B = R.to(kDouble).contiguous();
+  const double *PA = A.data_ptr<double>(), *PB = B.data_ptr<double>();
+  auto [RTol, ATol] = getTolerances(S.dtype());
+  for (int64_t I = 0, N = A.numel(); I != N; ++I) {
+    double X = PA[I], Y = PB[I];
+    bool Close = (std::isnan(X) && std::isnan(Y)) || X == Y ||
+                 (std::isfinite(X) && std::isfinite(Y) &&
+                  std::abs(X - Y) <= ATol + RTol * std::abs(Y));
+    if (Close)
+      continue;
+    OS << "values differ at flat index " << I << " of " << S.sizes()
+       << ": skc " << X << ", libtorch " << Y;
+    return std::make_pair(Aspect::Values, OS.str());
+  }
+  for (int64_t D = 0; D != S.dim(); ++D)
+    if (S.size(D) > 1 && S.stride(D) != R.stride(D)) {
+      OS << "strides " << S.strides() << " from skc, " << R.strides()
+         << " from libtorch";
+      return std::make_pair(Aspect::Strides, OS.str());
+    }
+  return std::nullopt;
+}
+
+std::optional<std::pair<Aspect, std::string>>
+compareResults(const Stack &S, const std::vector<PlainValue> &R) {
+  if (S.size() != R.size())
+    return std::make_pair(Aspect::Sizes,
+                          std::string("a different number of results"));
+  for (size_t I = 0; I != S.size(); ++I) {
+    std::vector<Tensor> Ours, Theirs;
+    if (S[I].isTensor())
+      Ours.push_back(S[I].toTensor());
+    else if (S[I].isTensorList())
+      Ours = S[I].toTensorList();
+    else
+      continue;
+    for (const PlainTensor &P : R[I].Tensors)
+      Theirs.push_back(fromPlain(P));
+    if (Ours.size() != Theirs.size())
+      return std::make_pair(Aspect::Sizes,
+                            "result " + std::to_string(I) +
+                                ": lists of different lengths");
+    for (size_t J = 0; J != Ours.size(); ++J)
+      if (auto D = compareTensors(Ours[J], Theirs[J])) {
+        D->second = "result " + std::to_string(I) + ": " + D->second;
+        return D;
+      }
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Cases
+//===----------------------------------------------------------------------===//
+
+bool isOutArgument(const SchemaArgument &A) {
+  return A.IsWrite && A.IsKwargOnly;
+}
+
+/// \p S with every input tensor (not the out= ones) mapped by \p F.
+template <typename Fn>
+Stack mapInputs(const OperatorSchema &Schema, const Stack &S, Fn F) {
+  Stack R;
+  for (size_t I = 0; I != S.size(); ++I) {
+    const IValue &V = S[I];
+    if (isOutArgument(Schema.Arguments[I])) {
+      R.push_back(V.isTensor() ? IValue(relayout(V.toTensor(),
+                                                 Layout::Contiguous))
+                               : V);
+    } else if (V.isTensor()) {
+      R.push_back(IValue(F(V.toTensor())));
+    } else if (V.isTensorList()) {
+      std::vector<Tensor> L;
+      for (const Tensor &T : V.toTensorList())
+        L.push_back(F(T));
+      R.push_back(IValue(std::move(L)));
+    } else {
+      R.push_back(V);
+    }
+  }
+  return R;
+}
+
+/// Runs \p Op on \p Args; returns its error, or none.
+std::optional<std::string> runSkc(const OperatorHandle &Op, Stack &Args) {
+  try {
+    Op.callBoxed(Args);
+    return std::nullopt;
+  } catch (const std::exception &E) {
+    return std::string(E.what());
+  }
+}
+
+std::vector<Case> makeCases(const OperatorHandle &Op,
+                            const sk::testing::SchemaSample &Sample,
+                            std::mt19937 &Random) {
+  const OperatorSchema &Schema = Op.schema();
+  std::vector<Case> Cases;
+  auto Describe = [&](const std::string &What) {
+    return Sample.Description + "; " + What;
+  };
+  // Values, then layouts of the inputs.
+  for (Values V : {Values::Normal, Values::UnitInterval, Values::Special})
+    for (Layout L : {Layout::AsMade, Layout::Transposed, Layout::Strided,
+                     Layout::Expanded}) {
+      Stack Args = mapInputs(Schema, Sample.Args, [&](const Tensor &T) {
+        return relayout(refill(T, V, Random), L);
+      });
+      Cases.push_back({std::move(Args),
+                       Describe(std::string(getValuesName(V)) +
+                                ", inputs " + getLayoutName(L))});
+    }
+  // Reduced-precision floating inputs.
+  for (ScalarType D : {kHalf, kBFloat16}) {
+    Stack Args = mapInputs(Schema, Sample.Args, [&](const Tensor &T) {
+      Tensor R = refill(T, Values::Normal, Random);
+      return isFloatingType(R.dtype()) ? R.to(D) : R;
+    });
+    Cases.push_back({std::move(Args), Describe("floating inputs as " +
+                                               std::string(toString(D)))});
+  }
+  // out= tensors of the right shape, in every layout, and empty ones.
+  if (std::none_of(Schema.Arguments.begin(), Schema.Arguments.end(),
+                   isOutArgument))
+    return Cases;
+  Stack Probe = mapInputs(Schema, Sample.Args, [](const Tensor &T) {
+    return relayout(T, Layout::Contiguous);
+  });
+  Stack Base = Probe;
+  if (runSkc(Op, Probe))
+    return Cases;
+  for (Layout L : {Layout::Contiguous, Layout::Transposed, Layout::Strided,
+                   Layout::AsMade}) {
+    Stack Args = mapInputs(Schema, Base, [&](const Tensor &T) {
+      return refill(T, Values::Normal, Random);
+    });
+    for (size_t I = 0; I != Args.size(); ++I) {
+      if (!isOutArgument(Schema.Arguments[I]) || !Args[I].isTensor())
+        continue;
+      // The shape skc's run gave it; AsMade stands for an empty one.
+      const Tensor &Shaped = Base[I].toTensor();
+      Args[I] = IValue(L == Layout::AsMade
+                           ? empty({0}, TensorOptions().dtype(Shaped.dtype()))
+                           : emptyWithLayout(Shaped.sizes(), Shaped.dtype(),
+                                             L));
+    }
+    Cases.push_back(
+        {std::move(Args),
+         Describe(std::string("out ") +
+                  (L == Layout::AsMade ? "empty" : getLayoutName(L)))});
+  }
+  return Cases;
+}
+
+/// What one operator's run found.
+struct Report {
+  unsigned Cases = 0;
+  unsigned Known = 0;
+  /// The first few descriptions of each unlisted difference, by aspect.
+  std::map<Aspect, std::vector<std::string>> Differences;
+  std::map<Aspect, unsigned> Counts;
+};
+
+/// The whole run's totals, printed at the end.
+struct Totals {
+  unsigned Operators = 0, Cases = 0, Known = 0, Differences = 0;
+};
+Totals &getTotals() {
+  static Totals T;
+  return T;
+}
+
+Report runOperator(const OperatorHandle &Op) {
+  const OperatorSchema &Schema = Op.schema();
+  const OperatorName &Name = Schema.Name;
+  Report R;
+  std::mt19937 Random(20261126);
+  auto Note = [&](Aspect A, const std::string &What) {
+    if (isKnownDifference(Name, A)) {
+      ++R.Known;
+      return;
+    }
+    ++R.Counts[A];
+    std::vector<std::string> &Examples = R.Differences[A];
+    if (Examples.size() < 3)
+      Examples.push_back(What);
+  };
+  for (const sk::testing::SchemaSample &Sample :
+       sk::testing::makeSchemaSamples(Schema, Random)) {
+    for (Case &C : makeCases(Op, Sample, Random)) {
+      ++R.Cases;
+      std::vector<PlainValue> Plain;
+      for (size_t I = 0; I != C.Args.size(); ++I)
+        Plain.push_back(toPlain(C.Args[I], Schema.Arguments[I].Type));
+      std::optional<std::string> Error = runSkc(Op, C.Args);
+      skdiff::TorchOutcome Theirs =
+          skdiff::callTorch(Name.Name, Name.Overload, Plain);
+      std::string Where = "(" + C.Description + "): ";
+      if (Error && Theirs.Error.empty()) {
+        Note(Aspect::Errors,
+             Where + "skc fails where libtorch runs: " + *Error);
+        continue;
+      }
+      if (!Error && !Theirs.Error.empty()) {
+        Note(Aspect::Errors,
+             Where + "libtorch fails where skc runs: " + Theirs.Error);
+        continue;
+      }
+      if (Error)
+        continue;
+      if (auto D = compareResults(C.Args, Theirs.Results))
+        Note(D->first, Where + D->second);
+    }
+  }
+  return R;
+}
+
+/// The operators with a CPU kernel (their own or a composite one).
+std::vector<std::string> getOperatorsUnderTest() {
+  std::vector<std::string> Names;
+  for (const OperatorName &N :
+       Dispatcher::singleton().getRegisteredOperators()) {
+    if (N.Name.rfind("aten::", 0) != 0)
+      continue;
+    OperatorHandle Op = *Dispatcher::singleton().findSchema(N.Name,
+                                                            N.Overload);
+    if (!Op.hasKernelForDispatchKey(DispatchKey::CPU) &&
+        !Op.hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd) &&
+        !Op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
+      continue;
+    Names.push_back(N.Name + (N.Overload.empty() ? "" : "." + N.Overload));
+  }
+  return Names;
+}
+
+class Differential : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Differential, AgreesWithLibtorch) {
+  if (!skdiff::isTorchAvailable())
+    GTEST_SKIP() << "libtorch not found: run utils/fetch-libtorch.sh, or "
+                    "configure with -DSKC_LIBTORCH_DIR=...";
+  const std::string &Full = GetParam();
+  size_t Dot = std::min(Full.find('.'), Full.size());
+  OperatorHandle Op = Dispatcher::singleton().findSchemaOrThrow(
+      Full.substr(0, Dot), Full.substr(std::min(Dot + 1, Full.size())));
+  Report R = runOperator(Op);
+  Totals &T = getTotals();
+  ++T.Operators;
+  T.Cases += R.Cases;
+  T.Known += R.Known;
+  for (const auto &[A, Examples] : R.Differences) {
+    T.Differences += R.Counts[A];
+    std::ostringstream OS;
+    OS << Full << ": " << getAspectName(A) << " differ from libtorch "
+       << skdiff::getTorchVersion() << " in " << R.Counts[A] << " of "
+       << R.Cases << " cases, e.g.";
+    for (const std::string &E : Examples)
+      OS << "\n  " << Full << E;
+    ADD_FAILURE() << OS.str();
+  }
+  RecordProperty("cases", static_cast<int>(R.Cases));
+  RecordProperty("known_differences", static_cast<int>(R.Known));
+}
+
+std::string getTestName(const ::testing::TestParamInfo<std::string> &Info) {
+  std::string Name = Info.param.substr(Info.param.find("::") + 2);
+  std::replace_if(
+      Name.begin(), Name.end(), [](char C) { return !std::isalnum(C); }, '_');
+  return Name;
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelLibrary, Differential,
+                         ::testing::ValuesIn(getOperatorsUnderTest()),
+                         getTestName);
+
+/// Keeps skc's warnings (an out= tensor resized, ...) off the log, as
+/// TorchBridge.cpp does libtorch's, and prints the run's totals.
+class DifferentialEnvironment : public ::testing::Environment {
+  void SetUp() override {
+    setWarningHandler([](const std::string &) {});
+  }
+  void TearDown() override {
+    const Totals &T = getTotals();
+    if (T.Operators == 0)
+      return;
+    std::printf("[ differential ] %u operators, %u cases against libtorch "
+                "%s: %u listed differences, %u unlisted\n",
+                T.Operators, T.Cases, skdiff::getTorchVersion().c_str(),
+                T.Known, T.Differences);
+  }
+};
+
+const auto *const Environment =
+    ::testing::AddGlobalTestEnvironment(new DifferentialEnvironment);
+
+} // namespace

@@ -91,15 +91,13 @@ static void checkSub(bool SelfIsBool, bool OtherIsBool) {
 }
 
 /// Configures \p Config for `Out = Self op <Scalar>` computed in \p Dtype;
-/// see Note [Scalar operands kept out of the iterator]. With \p ExactOut a
-/// given output must have \p Dtype itself (PyTorch's pow builds a unary
-/// op over `self.to(dtype)`), else it must be castable from it.
-static TensorIteratorConfig &
-scalarOpConfig(TensorIteratorConfig &Config, const Tensor &Out,
-               const Tensor &Self, ScalarType Dtype, bool ExactOut = false) {
+/// see Note [Scalar operands kept out of the iterator]. A given output
+/// must be castable from \p Dtype.
+static TensorIteratorConfig &scalarOpConfig(TensorIteratorConfig &Config,
+                                            const Tensor &Out,
+                                            const Tensor &Self,
+                                            ScalarType Dtype) {
   if (Out.defined() && Out.dtype() != Dtype) {
-    SK_CHECK(!ExactOut, "Found dtype ", detail::typeName(Out.dtype()),
-             " but expected ", detail::typeName(Dtype));
     SK_CHECK(canCast(Dtype, Out.dtype()), "result type ",
              detail::typeName(Dtype),
              " can't be cast to the desired output "
@@ -616,8 +614,7 @@ SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
            "Integers to negative integer powers are not allowed.");
   TensorIteratorConfig Config;
   build(scalarOpConfig(Config, maybe_get_output(), self,
-                       scalarOpDtype(self, exponent, /*IntegerToFloat=*/false),
-                       /*ExactOut=*/true));
+                       scalarOpDtype(self, exponent, /*IntegerToFloat=*/false)));
 }
 
 SK_IMPL_FUNC(pow_Tensor_Scalar_out)

@@ -261,12 +261,9 @@ SK_META_FUNC(take)(const Tensor &self, const Tensor &index) {
            index.scalar_type());
   SK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0,
                  "take(): tried to take from an empty tensor");
-  // PyTorch sizes the output through a TensorIterator over the index, so
-  // it takes the index's layout when that is dense.
-  IntArrayRef Strides;
-  if (index.is_non_overlapping_and_dense())
-    Strides = index.strides();
-  set_output_raw_strided(0, index.sizes(), Strides, self.options());
+  // Contiguous, whatever the index's layout: PyTorch resizes the output to
+  // the index's sizes before its TensorIterator sees it.
+  set_output_raw_strided(0, index.sizes(), {}, self.options());
   const Tensor &Out = maybe_get_output();
   if (!Out.is_meta()) {
     assert_no_internal_overlap(Out);
@@ -386,7 +383,10 @@ SK_META_FUNC(nonzero)(const Tensor &self) {
   // Note [Data-dependent output shapes] in sk/iter/DataDependentShape.h.
   refuse_meta_input("nonzero", "self", self);
   int64_t Count = countNonzero(self);
-  set_output_raw_strided(0, {Count, self.dim()}, {},
+  // PyTorch's layout: the transpose of a contiguous [dim, Count], so that
+  // each dimension's indices are contiguous (a given out= tensor of the
+  // right size keeps its own).
+  set_output_raw_strided(0, {Count, self.dim()}, {1, std::max<int64_t>(Count, 1)},
                          TensorOptions().dtype(kLong).device(self.device()));
   const Tensor &Out = maybe_get_output();
   assert_no_internal_overlap(Out);

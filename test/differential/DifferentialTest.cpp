@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -31,6 +32,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace sk;
@@ -69,11 +71,13 @@ namespace {
 struct Case {
   Stack Args;
   std::string Description;
+  /// Its floating inputs hold special values.
+  bool Special = false;
 };
 
 /// What a difference is about; the second column of docs/kernels.md's
 /// table of deliberate differences.
-enum class Aspect { Errors, Dtype, Sizes, Strides, Values };
+enum class Aspect { Errors, Dtype, Sizes, Strides, Values, SpecialValues };
 
 const char *getAspectName(Aspect A) {
   switch (A) {
@@ -87,6 +91,8 @@ const char *getAspectName(Aspect A) {
     return "strides";
   case Aspect::Values:
     return "values";
+  case Aspect::SpecialValues:
+    return "special values";
   }
   return "?";
 }
@@ -97,7 +103,8 @@ const char *getAspectName(Aspect A) {
 
 /// One row of docs/kernels.md's "Deliberate differences from PyTorch"
 /// table: an operator (`aten::nonzero`, every overload; or one overload,
-/// `aten::nonzero.out`) and the aspect that differs.
+/// `aten::nonzero.out`) and the aspect that differs (`strides`), in every
+/// result or in one (`values of result 2`).
 struct KnownDifference {
   std::string Operator;
   std::string Aspect;
@@ -125,14 +132,16 @@ std::vector<KnownDifference> readKnownDifferences() {
   return Known;
 }
 
-bool isKnownDifference(const OperatorName &Op, Aspect A) {
+bool isKnownDifference(const OperatorName &Op, Aspect A, size_t Result) {
   static const std::vector<KnownDifference> Known = readKnownDifferences();
   std::string Full = Op.Name + (Op.Overload.empty()
                                     ? std::string()
                                     : "." + Op.Overload);
   return std::any_of(Known.begin(), Known.end(), [&](const KnownDifference &K) {
+    std::string Name = getAspectName(A);
     return (K.Operator == Op.Name || K.Operator == Full) &&
-           K.Aspect == getAspectName(A);
+           (K.Aspect == Name ||
+            K.Aspect == Name + " of result " + std::to_string(Result));
   });
 }
 
@@ -348,9 +357,12 @@ std::pair<double, double> getTolerances(ScalarType T) {
   }
 }
 
-/// The first difference between skc's \p S and libtorch's \p R, or none.
-std::optional<std::pair<Aspect, std::string>> compareTensors(const Tensor &S,
-                                                             const Tensor &R) {
+/// The first difference between skc's \p S and libtorch's \p R, or none;
+/// values within the tolerances of the less precise of their dtype and
+/// \p Inputs, the least precise floating input's (a float32 out= of
+/// float16 inputs holds float16 results).
+std::optional<std::pair<Aspect, std::string>>
+compareTensors(const Tensor &S, const Tensor &R, ScalarType Inputs) {
   std::ostringstream OS;
   if (S.defined() != R.defined())
     return std::make_pair(Aspect::Sizes, std::string("one result undefined"));
@@ -371,6 +383,8 @@ std::optional<std::pair<Aspect, std::string>> compareTensors(const Tensor &S,
   Tensor A = S.to(kDouble).contiguous(), B = R.to(kDouble).contiguous();
   const double *PA = A.data_ptr<double>(), *PB = B.data_ptr<double>();
   auto [RTol, ATol] = getTolerances(S.dtype());
+  if (isFloatingType(S.dtype()) && getTolerances(Inputs).first > RTol)
+    std::tie(RTol, ATol) = getTolerances(Inputs);
   for (int64_t I = 0, N = A.numel(); I != N; ++I) {
     double X = PA[I], Y = PB[I];
     bool Close = (std::isnan(X) && std::isnan(Y)) || X == Y ||
@@ -391,11 +405,18 @@ std::optional<std::pair<Aspect, std::string>> compareTensors(const Tensor &S,
   return std::nullopt;
 }
 
-std::optional<std::pair<Aspect, std::string>>
-compareResults(const Stack &S, const std::vector<PlainValue> &R) {
+/// A difference in result Result.
+struct Difference {
+  Aspect What;
+  size_t Result;
+  std::string Message;
+};
+
+std::optional<Difference> compareResults(const Stack &S,
+                                         const std::vector<PlainValue> &R,
+                                         ScalarType Inputs) {
   if (S.size() != R.size())
-    return std::make_pair(Aspect::Sizes,
-                          std::string("a different number of results"));
+    return Difference{Aspect::Sizes, 0, "a different number of results"};
   for (size_t I = 0; I != S.size(); ++I) {
     std::vector<Tensor> Ours, Theirs;
     if (S[I].isTensor())
@@ -407,14 +428,13 @@ compareResults(const Stack &S, const std::vector<PlainValue> &R) {
     for (const PlainTensor &P : R[I].Tensors)
       Theirs.push_back(fromPlain(P));
     if (Ours.size() != Theirs.size())
-      return std::make_pair(Aspect::Sizes,
-                            "result " + std::to_string(I) +
-                                ": lists of different lengths");
+      return Difference{Aspect::Sizes, I,
+                        "result " + std::to_string(I) +
+                            ": lists of different lengths"};
     for (size_t J = 0; J != Ours.size(); ++J)
-      if (auto D = compareTensors(Ours[J], Theirs[J])) {
-        D->second = "result " + std::to_string(I) + ": " + D->second;
-        return D;
-      }
+      if (auto D = compareTensors(Ours[J], Theirs[J], Inputs))
+        return Difference{D->first, I,
+                          "result " + std::to_string(I) + ": " + D->second};
   }
   return std::nullopt;
 }
@@ -478,7 +498,8 @@ std::vector<Case> makeCases(const OperatorHandle &Op,
       });
       Cases.push_back({std::move(Args),
                        Describe(std::string(getValuesName(V)) +
-                                ", inputs " + getLayoutName(L))});
+                                ", inputs " + getLayoutName(L)),
+                       V == Values::Special});
     }
   // Reduced-precision floating inputs.
   for (ScalarType D : {kHalf, kBFloat16}) {
@@ -540,19 +561,29 @@ Totals &getTotals() {
   return T;
 }
 
+/// How many cases of each difference a failure shows: 3, or
+/// $SKC_DIFFERENTIAL_EXAMPLES.
+size_t getExamplesWanted() {
+  static const size_t Wanted = [] {
+    const char *E = std::getenv("SKC_DIFFERENTIAL_EXAMPLES");
+    return E ? std::strtoul(E, nullptr, 10) : 3;
+  }();
+  return Wanted;
+}
+
 Report runOperator(const OperatorHandle &Op) {
   const OperatorSchema &Schema = Op.schema();
   const OperatorName &Name = Schema.Name;
   Report R;
   std::mt19937 Random(20261126);
-  auto Note = [&](Aspect A, const std::string &What) {
-    if (isKnownDifference(Name, A)) {
+  auto Note = [&](Aspect A, size_t Result, const std::string &What) {
+    if (isKnownDifference(Name, A, Result)) {
       ++R.Known;
       return;
     }
     ++R.Counts[A];
     std::vector<std::string> &Examples = R.Differences[A];
-    if (Examples.size() < 3)
+    if (Examples.size() < getExamplesWanted())
       Examples.push_back(What);
   };
   for (const sk::testing::SchemaSample &Sample :
@@ -560,26 +591,40 @@ Report runOperator(const OperatorHandle &Op) {
     for (Case &C : makeCases(Op, Sample, Random)) {
       ++R.Cases;
       std::vector<PlainValue> Plain;
-      for (size_t I = 0; I != C.Args.size(); ++I)
+      ScalarType Inputs = kDouble;
+      for (size_t I = 0; I != C.Args.size(); ++I) {
         Plain.push_back(toPlain(C.Args[I], Schema.Arguments[I].Type));
+        std::vector<Tensor> Tensors;
+        if (C.Args[I].isTensor())
+          Tensors.push_back(C.Args[I].toTensor());
+        else if (C.Args[I].isTensorList())
+          Tensors = C.Args[I].toTensorList();
+        for (const Tensor &T : Tensors)
+          if (T.defined() && isFloatingType(T.dtype()) &&
+              getTolerances(T.dtype()).first > getTolerances(Inputs).first)
+            Inputs = T.dtype();
+      }
       std::optional<std::string> Error = runSkc(Op, C.Args);
       skdiff::TorchOutcome Theirs =
           skdiff::callTorch(Name.Name, Name.Overload, Plain);
       std::string Where = "(" + C.Description + "): ";
       if (Error && Theirs.Error.empty()) {
-        Note(Aspect::Errors,
+        Note(Aspect::Errors, 0,
              Where + "skc fails where libtorch runs: " + *Error);
         continue;
       }
       if (!Error && !Theirs.Error.empty()) {
-        Note(Aspect::Errors,
+        Note(Aspect::Errors, 0,
              Where + "libtorch fails where skc runs: " + Theirs.Error);
         continue;
       }
       if (Error)
         continue;
-      if (auto D = compareResults(C.Args, Theirs.Results))
-        Note(D->first, Where + D->second);
+      if (std::optional<Difference> D =
+              compareResults(C.Args, Theirs.Results, Inputs))
+        Note(D->What == Aspect::Values && C.Special ? Aspect::SpecialValues
+                                                    : D->What,
+             D->Result, Where + D->Message);
     }
   }
   return R;

@@ -680,11 +680,20 @@ TEST(PointwisePow, Errors_MatchPyTorch) {
                   "Integers to negative integer powers are not allowed.");
   SK_EXPECT_ERROR(sk::pow(metaLike(I), -1),
                   "Integers to negative integer powers are not allowed.");
-  Tensor Out = detail::empty_cpu({2}, kDouble);
-  SK_EXPECT_ERROR(sk::pow_out(Out, I, 0.5),
-                  "Found dtype Double but expected Float");
   Tensor SelfI = I.clone();
-  SK_EXPECT_ERROR(sk::pow_(SelfI, 0.5), "Found dtype Int but expected Float");
+  SK_EXPECT_ERROR(sk::pow_(SelfI, 0.5), "result type Float can't be cast to "
+                                        "the desired output type Int");
+}
+
+TEST(PointwisePow, OutOfAnyDtypeTheResultCastsTo) {
+  // PyTorch 2.x: the Scalar exponent's out= takes any dtype its result
+  // type casts to, as the other binary ops do.
+  Tensor Out = detail::empty_cpu({2}, kDouble);
+  sk::pow_out(Out, make1d({4, 9}, kInt), 0.5);
+  EXPECT_EQ(toVector<double>(Out), (std::vector<double>{2, 3}));
+  Tensor OutF = detail::empty_cpu({2}, kFloat);
+  sk::pow_out(OutF, make1d({2, 3}, kHalf), 2);
+  EXPECT_EQ(toVector<double>(OutF), (std::vector<double>{4, 9}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,3 +48,10 @@ if ! "$tools/bin/python" -c "import pytest_lsp" 2>/dev/null; then
     echo "setup: could not install pytest-lsp; its test will be skipped"
   fi
 fi
+
+# libtorch 2.x from PyPI's torch wheel, the differential test's reference
+# (utils/fetch-libtorch.sh; quick once it is in the cache). The test skips,
+# saying why, when this cannot be fetched.
+if ! "$(dirname "$0")/fetch-libtorch.sh" >/dev/null; then
+  echo "setup: could not fetch libtorch; the differential test will be skipped"
+fi

@@ -613,8 +613,9 @@ SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
              exponent.toLong() < 0),
            "Integers to negative integer powers are not allowed.");
   TensorIteratorConfig Config;
-  build(scalarOpConfig(Config, maybe_get_output(), self,
-                       scalarOpDtype(self, exponent, /*IntegerToFloat=*/false)));
+  build(
+      scalarOpConfig(Config, maybe_get_output(), self,
+                     scalarOpDtype(self, exponent, /*IntegerToFloat=*/false)));
 }
 
 SK_IMPL_FUNC(pow_Tensor_Scalar_out)

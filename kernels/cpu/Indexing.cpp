@@ -386,7 +386,8 @@ SK_META_FUNC(nonzero)(const Tensor &self) {
   // PyTorch's layout: the transpose of a contiguous [dim, Count], so that
   // each dimension's indices are contiguous (a given out= tensor of the
   // right size keeps its own).
-  set_output_raw_strided(0, {Count, self.dim()}, {1, std::max<int64_t>(Count, 1)},
+  set_output_raw_strided(0, {Count, self.dim()},
+                         {1, std::max<int64_t>(Count, 1)},
                          TensorOptions().dtype(kLong).device(self.device()));
   const Tensor &Out = maybe_get_output();
   assert_no_internal_overlap(Out);

@@ -102,9 +102,9 @@ const char *getAspectName(Aspect A) {
 //===----------------------------------------------------------------------===//
 
 /// One row of docs/kernels.md's tables of differences from PyTorch
-/// (deliberate, and not yet resolved): an operator (`aten::nonzero`, every overload; or one overload,
-/// `aten::nonzero.out`) and the aspect that differs (`strides`), in every
-/// result or in one (`values of result 2`).
+/// (deliberate, and not yet resolved): an operator (`aten::nonzero`, every
+/// overload; or one overload, `aten::nonzero.out`) and the aspect that differs
+/// (`strides`), in every result or in one (`values of result 2`).
 struct KnownDifference {
   std::string Operator;
   std::string Aspect;
@@ -135,9 +135,8 @@ std::vector<KnownDifference> readKnownDifferences() {
 
 bool isKnownDifference(const OperatorName &Op, Aspect A, size_t Result) {
   static const std::vector<KnownDifference> Known = readKnownDifferences();
-  std::string Full = Op.Name + (Op.Overload.empty()
-                                    ? std::string()
-                                    : "." + Op.Overload);
+  std::string Full =
+      Op.Name + (Op.Overload.empty() ? std::string() : "." + Op.Overload);
   return std::any_of(Known.begin(), Known.end(), [&](const KnownDifference &K) {
     std::string Name = getAspectName(A);
     return (K.Operator == Op.Name || K.Operator == Full) &&
@@ -198,8 +197,8 @@ Tensor refill(const Tensor &T, Values V, std::mt19937 &Random) {
     }
     }
   }
-  Tensor R = empty_strided(T.sizes(), T.strides(),
-                           TensorOptions().dtype(T.dtype()));
+  Tensor R =
+      empty_strided(T.sizes(), T.strides(), TensorOptions().dtype(T.dtype()));
   R.copy_(Fresh);
   return R;
 }
@@ -289,8 +288,7 @@ Tensor fromPlain(const PlainTensor &P) {
   if (P.Dtype.empty())
     return Tensor();
   ScalarType T = getScalarType(P.Dtype);
-  int64_t Elements =
-      static_cast<int64_t>(P.Storage.size() / elementSize(T));
+  int64_t Elements = static_cast<int64_t>(P.Storage.size() / elementSize(T));
   Tensor Base = empty({Elements}, TensorOptions().dtype(T));
   if (!P.Storage.empty())
     std::memcpy(Base.data_ptr(), P.Storage.data(), P.Storage.size());
@@ -393,8 +391,8 @@ compareTensors(const Tensor &S, const Tensor &R, ScalarType Inputs) {
                   std::abs(X - Y) <= ATol + RTol * std::abs(Y));
     if (Close)
       continue;
-    OS << "values differ at flat index " << I << " of " << S.sizes()
-       << ": skc " << X << ", libtorch " << Y;
+    OS << "values differ at flat index " << I << " of " << S.sizes() << ": skc "
+       << X << ", libtorch " << Y;
     return std::make_pair(Aspect::Values, OS.str());
   }
   for (int64_t D = 0; D != S.dim(); ++D)
@@ -455,9 +453,9 @@ Stack mapInputs(const OperatorSchema &Schema, const Stack &S, Fn F) {
   for (size_t I = 0; I != S.size(); ++I) {
     const IValue &V = S[I];
     if (isOutArgument(Schema.Arguments[I])) {
-      R.push_back(V.isTensor() ? IValue(relayout(V.toTensor(),
-                                                 Layout::Contiguous))
-                               : V);
+      R.push_back(V.isTensor()
+                      ? IValue(relayout(V.toTensor(), Layout::Contiguous))
+                      : V);
     } else if (V.isTensor()) {
       R.push_back(IValue(F(V.toTensor())));
     } else if (V.isTensorList()) {
@@ -498,8 +496,8 @@ std::vector<Case> makeCases(const OperatorHandle &Op,
         return relayout(refill(T, V, Random), L);
       });
       Cases.push_back({std::move(Args),
-                       Describe(std::string(getValuesName(V)) +
-                                ", inputs " + getLayoutName(L)),
+                       Describe(std::string(getValuesName(V)) + ", inputs " +
+                                getLayoutName(L)),
                        V == Values::Special});
     }
   // Reduced-precision floating inputs.
@@ -531,10 +529,10 @@ std::vector<Case> makeCases(const OperatorHandle &Op,
         continue;
       // The shape skc's run gave it; AsMade stands for an empty one.
       const Tensor &Shaped = Base[I].toTensor();
-      Args[I] = IValue(L == Layout::AsMade
-                           ? empty({0}, TensorOptions().dtype(Shaped.dtype()))
-                           : emptyWithLayout(Shaped.sizes(), Shaped.dtype(),
-                                             L));
+      Args[I] =
+          IValue(L == Layout::AsMade
+                     ? empty({0}, TensorOptions().dtype(Shaped.dtype()))
+                     : emptyWithLayout(Shaped.sizes(), Shaped.dtype(), L));
     }
     Cases.push_back(
         {std::move(Args),
@@ -638,8 +636,7 @@ std::vector<std::string> getOperatorsUnderTest() {
        Dispatcher::singleton().getRegisteredOperators()) {
     if (N.Name.rfind("aten::", 0) != 0)
       continue;
-    OperatorHandle Op = *Dispatcher::singleton().findSchema(N.Name,
-                                                            N.Overload);
+    OperatorHandle Op = *Dispatcher::singleton().findSchema(N.Name, N.Overload);
     if (!Op.hasKernelForDispatchKey(DispatchKey::CPU) &&
         !Op.hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd) &&
         !Op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))

@@ -26,11 +26,11 @@ namespace {
 
 /// The dtypes PlainTensor names, by their names in Python.
 const std::pair<const char *, c10::ScalarType> DtypeNames[] = {
-    {"bool", c10::kBool},       {"uint8", c10::kByte},
-    {"int8", c10::kChar},       {"int16", c10::kShort},
-    {"int32", c10::kInt},       {"int64", c10::kLong},
-    {"float16", c10::kHalf},    {"bfloat16", c10::kBFloat16},
-    {"float32", c10::kFloat},   {"float64", c10::kDouble}};
+    {"bool", c10::kBool},     {"uint8", c10::kByte},
+    {"int8", c10::kChar},     {"int16", c10::kShort},
+    {"int32", c10::kInt},     {"int64", c10::kLong},
+    {"float16", c10::kHalf},  {"bfloat16", c10::kBFloat16},
+    {"float32", c10::kFloat}, {"float64", c10::kDouble}};
 
 c10::ScalarType getScalarType(const std::string &Name) {
   for (const auto &[N, T] : DtypeNames)
@@ -131,8 +131,8 @@ PlainValue fromTorch(const c10::IValue &V) {
     P.K = Kind::Bool;
     P.Bool = V.toBool();
   } else if (!V.isNone()) {
-    throw std::invalid_argument("a libtorch result of kind " +
-                                V.tagKind() + " has no PlainValue");
+    throw std::invalid_argument("a libtorch result of kind " + V.tagKind() +
+                                " has no PlainValue");
   }
   return P;
 }
@@ -160,9 +160,8 @@ TorchOutcome callTorch(const std::string &Name, const std::string &Overload,
   c10::InferenceMode Guard;
   TorchOutcome Outcome;
   try {
-    c10::OperatorHandle Op =
-        c10::Dispatcher::singleton().findSchemaOrThrow(Name.c_str(),
-                                                       Overload.c_str());
+    c10::OperatorHandle Op = c10::Dispatcher::singleton().findSchemaOrThrow(
+        Name.c_str(), Overload.c_str());
     torch::jit::Stack Stack;
     for (const PlainValue &V : Args)
       Stack.push_back(toTorch(V));

@@ -172,7 +172,8 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
                        [](const SchemaArgument &A) {
                          return A.Type.Base == ValueKind::Tensor ||
                                 A.Type.Base == ValueKind::Device;
-                       }), "checkMetaConsistency(): ", Name,
+                       }),
+           "checkMetaConsistency(): ", Name,
            " has neither tensor nor device arguments");
 
   MetaConsistencyReport R;
@@ -195,10 +196,9 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
       if (R.FirstMetaRefusal.empty())
         R.FirstMetaRefusal = *MetaError;
       if (!ExpectMetaRefusal)
-        R.Failures.push_back(OpName + "(" + Made.Description +
-                             "): ran on " + BackendName +
-                             ", but Meta refused it: " +
-                             *MetaError);
+        R.Failures.push_back(OpName + "(" + Made.Description + "): ran on " +
+                             BackendName +
+                             ", but Meta refused it: " + *MetaError);
       continue;
     }
     if (ExpectMetaRefusal) {

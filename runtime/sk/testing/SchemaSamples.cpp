@@ -228,7 +228,8 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
               IValue(std::vector<int64_t>{0}),
               IValue(std::vector<int64_t>{-1}),
               IValue(std::vector<int64_t>(N, 2)),
-              IValue(std::vector<int64_t>{}), IValue(LastSizeMarker)};
+              IValue(std::vector<int64_t>{}),
+              IValue(LastSizeMarker)};
       break;
     case ValueKind::Float:
       Pool = {IValue(std::vector<double>(N, 2.0))};
@@ -269,8 +270,8 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
     case ValueKind::Device:
       break;
     default:
-      SK_CHECK(false, "makeSchemaSamples(): no samples for argument '",
-               A.Name, "' of type ", T.Spelling);
+      SK_CHECK(false, "makeSchemaSamples(): no samples for argument '", A.Name,
+               "' of type ", T.Spelling);
     }
   }
   if (T.IsOptional || T.Base == ValueKind::Generator ||
@@ -288,7 +289,6 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
 bool isTensorArgument(const SchemaArgument &A) {
   return A.Type.Base == ValueKind::Tensor;
 }
-
 
 /// The sample \p Plan and \p Others make for \p Schema.
 SchemaSample makeSample(const OperatorSchema &Schema, const TensorPlan &Plan,

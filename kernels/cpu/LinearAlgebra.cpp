@@ -23,6 +23,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -87,10 +88,29 @@ static void packRowMajor(const MatRef &M, std::vector<T> &Buffer) {
       Buffer[I * M.Cols + J] = Src[I * M.RowStride + J * M.ColStride];
 }
 
+// Note [One thread pool]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// OpenBLAS (Debian's pthreads build) keeps a thread pool of its own. Its
+// thread count follows sk::get_num_threads() at each call, so that
+// set_num_threads(1) limits matrix products too, and a product called from
+// inside one of the runtime's parallel regions runs on its caller's thread
+// alone: the two pools never ask for more threads than the runtime's.
+
+/// Sets OpenBLAS's thread count for a call from here, when it changed.
+static void syncBlasThreads() {
+  static std::atomic<int> Current{0};
+  int Wanted = in_parallel_region() ? 1 : get_num_threads();
+  if (Current.load(std::memory_order_relaxed) == Wanted)
+    return;
+  openblas_set_num_threads(Wanted);
+  Current.store(Wanted, std::memory_order_relaxed);
+}
+
 static void cblasGemm(CBLAS_TRANSPOSE TA, CBLAS_TRANSPOSE TB, int64_t M,
                       int64_t N, int64_t K, float Alpha, const float *A,
                       int64_t Lda, const float *B, int64_t Ldb, float Beta,
                       float *C, int64_t Ldc) {
+  syncBlasThreads();
   cblas_sgemm(CblasRowMajor, TA, TB, static_cast<blasint>(M),
               static_cast<blasint>(N), static_cast<blasint>(K), Alpha, A,
               static_cast<blasint>(Lda), B, static_cast<blasint>(Ldb), Beta, C,
@@ -101,6 +121,7 @@ static void cblasGemm(CBLAS_TRANSPOSE TA, CBLAS_TRANSPOSE TB, int64_t M,
                       int64_t N, int64_t K, double Alpha, const double *A,
                       int64_t Lda, const double *B, int64_t Ldb, double Beta,
                       double *C, int64_t Ldc) {
+  syncBlasThreads();
   cblas_dgemm(CblasRowMajor, TA, TB, static_cast<blasint>(M),
               static_cast<blasint>(N), static_cast<blasint>(K), Alpha, A,
               static_cast<blasint>(Lda), B, static_cast<blasint>(Ldb), Beta, C,

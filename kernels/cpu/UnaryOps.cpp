@@ -13,10 +13,10 @@
 ///  - exp, log, sqrt, rsqrt, sin, cos, tanh, sigmoid compute in floating
 ///    point (build_unary_float_op): integral and bool inputs give float32.
 ///
-/// float16 and bfloat16 compute in float32. neg, abs, sqrt, rsqrt and relu
-/// run Highway vectors on float32 and float64; the transcendental
-/// functions call the C library element by element (on every thread),
-/// which keeps its accuracy and its handling of infinities and NaNs.
+/// float16 and bfloat16 compute in float32. Everything runs Highway vectors
+/// on float32 and float64; the transcendental functions are Highway's math
+/// (VectorMath.h, Note [Vector math]), with the C library's answer where
+/// Highway's is undefined (infinities, NaN, huge arguments).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,7 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
 #include "PointwiseLoops.h"
+#include "VectorMath.h"
 
 // What every target shares, defined once.
 #ifndef SKC_KERNELS_CPU_UNARYOPS_SHARED
@@ -71,16 +72,22 @@ HWY_BEFORE_NAMESPACE();
 namespace sk {
 namespace HWY_NAMESPACE {
 
-/// The kernel of a float op `Name` computing `Expr` of X (opmath_type)
-/// element by element.
-#define SK_UNARY_FLOAT_KERNEL(Name, Expr)                                      \
+/// Runs math::\p Op (Note [Vector math]) over \p Iter, a float op's.
+template <class Op>
+static void mathKernel(TensorIteratorBase &Iter, const char *Name) {
+  dispatchDtypes<dtypes::Floating>(Iter.common_dtype(), Name, [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    unaryKernel<T>(
+        Iter, [](M X) { return math::applyScalar<Op>(X); },
+        [](auto X) { return math::applyVector<Op>(X); });
+  });
+}
+
+/// The kernel of the float op `Name`, math::Op.
+#define SK_UNARY_FLOAT_KERNEL(Name, Op)                                        \
   static void Name##Kernel(TensorIteratorBase &Iter) {                         \
-    dispatchDtypes<dtypes::Floating>(                                          \
-        Iter.common_dtype(), #Name "_cpu", [&](auto Tag) {                     \
-          using T = decltype(Tag);                                             \
-          using M = opmath_type<T>;                                            \
-          unaryScalarKernel<T>(Iter, [](M X) { return Expr; });                \
-        });                                                                    \
+    mathKernel<math::Op>(Iter, #Name "_cpu");                                  \
   }
 
 static void negKernel(TensorIteratorBase &Iter) {
@@ -111,12 +118,12 @@ static void absKernel(TensorIteratorBase &Iter) {
   });
 }
 
-SK_UNARY_FLOAT_KERNEL(exp, std::exp(X))
-SK_UNARY_FLOAT_KERNEL(log, std::log(X))
-SK_UNARY_FLOAT_KERNEL(sin, std::sin(X))
-SK_UNARY_FLOAT_KERNEL(cos, std::cos(X))
-SK_UNARY_FLOAT_KERNEL(tanh, std::tanh(X))
-SK_UNARY_FLOAT_KERNEL(sigmoid, M(1) / (M(1) + std::exp(-X)))
+SK_UNARY_FLOAT_KERNEL(exp, Exp)
+SK_UNARY_FLOAT_KERNEL(log, Log)
+SK_UNARY_FLOAT_KERNEL(sin, Sin)
+SK_UNARY_FLOAT_KERNEL(cos, Cos)
+SK_UNARY_FLOAT_KERNEL(tanh, Tanh)
+SK_UNARY_FLOAT_KERNEL(sigmoid, Sigmoid)
 #undef SK_UNARY_FLOAT_KERNEL
 
 static void sqrtKernel(TensorIteratorBase &Iter) {
@@ -159,24 +166,23 @@ static void reluKernel(TensorIteratorBase &Iter) {
 }
 
 static void geluKernel(TensorIteratorBase &Iter, GeluKind Kind) {
+  if (Kind == GeluKind::Tanh) {
+    mathKernel<math::GeluTanh>(Iter, "GeluKernelImpl");
+    return;
+  }
   dispatchDtypes<dtypes::Floating>(
       Iter.common_dtype(), "GeluKernelImpl", [&](auto Tag) {
         using T = decltype(Tag);
         using M = opmath_type<T>;
-        if (Kind == GeluKind::None) {
-          // x * Phi(x), Phi the normal distribution's CDF.
-          unaryScalarKernel<T>(Iter, [](M X) {
-            return X * M(0.5) * (M(1) + std::erf(X * M(M_SQRT1_2)));
-          });
-          return;
-        }
-        unaryScalarKernel<T>(Iter, [](M X) {
-          // sqrt(2 / pi), as PyTorch writes it.
-          const M Beta = M(M_SQRT2 * M_2_SQRTPI * 0.5);
-          const M Kappa = M(0.044715);
-          M Inner = Beta * (X + Kappa * X * X * X);
-          return M(0.5) * X * (M(1) + std::tanh(Inner));
-        });
+        // PyTorch's erf polynomial is a float32 one; double keeps the C
+        // library's erf, as PyTorch's (SLEEF's) is exact to 1 ulp.
+        if constexpr (std::is_same_v<M, float>)
+          unaryKernel<T>(
+              Iter, [](M X) { return math::applyScalar<math::GeluErf>(X); },
+              [](auto X) { return math::applyVector<math::GeluErf>(X); });
+        else
+          unaryScalarKernel<T>(
+              Iter, [](M X) { return math::GeluErf::scalar(X); });
       });
 }
 

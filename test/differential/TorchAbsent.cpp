@@ -19,4 +19,17 @@ TorchOutcome callTorch(const std::string &, const std::string &,
   throw std::logic_error("callTorch(): built without libtorch");
 }
 
+struct PreparedTorchCall::Impl {};
+
+PreparedTorchCall::PreparedTorchCall(const std::string &, const std::string &,
+                                     const std::vector<PlainValue> &) {
+  throw std::logic_error("PreparedTorchCall: built without libtorch");
+}
+
+PreparedTorchCall::~PreparedTorchCall() = default;
+
+void PreparedTorchCall::run() {}
+
+void PreparedTorchCall::setThreads(int) {}
+
 } // namespace skdiff

@@ -178,4 +178,39 @@ TorchOutcome callTorch(const std::string &Name, const std::string &Overload,
   return Outcome;
 }
 
+struct PreparedTorchCall::Impl {
+  c10::OperatorHandle Op;
+  torch::jit::Stack Args;
+};
+
+PreparedTorchCall::PreparedTorchCall(const std::string &Name,
+                                     const std::string &Overload,
+                                     const std::vector<PlainValue> &Args) {
+  c10::InferenceMode Guard;
+  P = std::make_unique<Impl>(Impl{
+      c10::Dispatcher::singleton().findSchemaOrThrow(Name.c_str(),
+                                                     Overload.c_str()),
+      {}});
+  for (const PlainValue &V : Args)
+    P->Args.push_back(toTorch(V));
+  try {
+    run();
+  } catch (const c10::Error &E) {
+    throw std::invalid_argument(Name + "." + Overload + ": " +
+                                E.what_without_backtrace());
+  }
+}
+
+PreparedTorchCall::~PreparedTorchCall() = default;
+
+void PreparedTorchCall::run() {
+  static QuietWarnings Quiet;
+  c10::WarningUtils::WarningHandlerGuard Warnings(&Quiet);
+  c10::InferenceMode Guard;
+  torch::jit::Stack Stack = P->Args;
+  P->Op.callBoxed(Stack);
+}
+
+void PreparedTorchCall::setThreads(int N) { at::set_num_threads(N); }
+
 } // namespace skdiff

@@ -17,6 +17,7 @@
 #define SKC_TEST_DIFFERENTIAL_TORCHBRIDGE_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,28 @@ std::string getTorchVersion();
 /// below autograd, on one thread.
 TorchOutcome callTorch(const std::string &Name, const std::string &Overload,
                        const std::vector<PlainValue> &Args);
+
+/// A libtorch call made once and run many times, for the benchmarks: the
+/// arguments become libtorch's tensors once, and run() calls the operator
+/// (boxed, below autograd) on them.
+class PreparedTorchCall {
+public:
+  /// Throws std::invalid_argument when libtorch rejects the call.
+  PreparedTorchCall(const std::string &Name, const std::string &Overload,
+                    const std::vector<PlainValue> &Args);
+  ~PreparedTorchCall();
+  PreparedTorchCall(const PreparedTorchCall &) = delete;
+  PreparedTorchCall &operator=(const PreparedTorchCall &) = delete;
+
+  void run();
+
+  /// at::set_num_threads.
+  static void setThreads(int N);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
 
 } // namespace skdiff
 

@@ -16,11 +16,15 @@
 #include "CPUFunctions.h"
 #include "Functions.h"
 
+#include "sk/iter/Parallel.h"
 #include "sk/ops/Factories.h"
 #include "sk/ops/Views.h"
 
 #include "ops/OpsTestUtils.h"
 
+#include <cblas.h>
+
+#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -97,6 +101,28 @@ TEST(LinearAlgebraTest, Mm_Float_MatchesReference) {
   EXPECT_EQ(vec(C.strides()), (std::vector<int64_t>{3, 1}));
   EXPECT_EQ(C.scalar_type(), kFloat);
   expectValuesNear(C, refMatmul(values(A), values(B), 5, 7, 3));
+}
+
+// Note [One thread pool] in kernels/cpu/LinearAlgebra.cpp.
+TEST(LinearAlgebraTest, Mm_OpenBLASFollowsTheRuntimesThreadCount) {
+  int Saved = get_num_threads();
+  Tensor A = rand({64, 64}), B = rand({64, 64});
+  for (int Threads : {1, 2}) {
+    set_num_threads(Threads);
+    sk::mm(A, B);
+    EXPECT_EQ(openblas_get_num_threads(), Threads);
+  }
+  // From inside a parallel region, a product runs on its caller's thread.
+  set_num_threads(2);
+  std::atomic<int> Seen{0};
+  std::atomic<bool> Inside{false};
+  parallel_for(0, 2, 1, [&](int64_t, int64_t) {
+    sk::mm(A, B);
+    Seen = openblas_get_num_threads();
+    Inside = in_parallel_region();
+  });
+  EXPECT_EQ(Seen.load(), Inside ? 1 : 2);
+  set_num_threads(Saved);
 }
 
 TEST(LinearAlgebraTest, Mm_EveryDtype_MatchesReference) {

@@ -17,6 +17,7 @@
 #include "sk/Kernel.h"
 #include "sk/iter/Loops.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -75,6 +76,78 @@ bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
   return true;
 }
 
+// Note [Reduced floats on float vectors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// float16 and bfloat16 compute in float32 (opmath_type). A row whose
+// operands are all contiguous and of the kernel's dtype is converted a
+// chunk at a time into float32 buffers on the stack, run through the
+// float32 vector body, and rounded back, as PyTorch's Vectorized<BFloat16>
+// does; the chunk's tail and every other row run the element function,
+// which computes the same values (Note [Vector math] in VectorMath.h).
+
+/// The loop of Note [Reduced floats on float vectors] for \p NumInputs
+/// inputs of type \p T, float16 or bfloat16.
+template <typename T, int NumInputs, typename Fn, typename VecFn>
+void reducedFloatKernel(TensorIteratorBase &Iter, const Fn &Elem,
+                        const VecFn &VecOp) {
+  for (int Arg = 0; Arg <= NumInputs; ++Arg)
+    if (Iter.dtype(Arg) != scalarTypeOf<T>()) {
+      cpu_kernel(Iter, Elem);
+      return;
+    }
+  Iter.for_each([&](char **Data, const int64_t *Strides, int64_t N) {
+    bool Contiguous = true;
+    for (int Arg = 0; Arg <= NumInputs; ++Arg)
+      Contiguous &= Strides[Arg] == int64_t(sizeof(T));
+    T *Out = reinterpret_cast<T *>(Data[0]);
+    const T *A = reinterpret_cast<const T *>(Data[1]);
+    const T *B = reinterpret_cast<const T *>(Data[NumInputs]);
+    if (!Contiguous) {
+      for (int64_t I = 0; I < N; ++I) {
+        auto At = [&](int Arg) {
+          return *reinterpret_cast<const T *>(Data[Arg] + I * Strides[Arg]);
+        };
+        T R;
+        if constexpr (NumInputs == 1)
+          R = Elem(At(1));
+        else
+          R = Elem(At(1), At(2));
+        *reinterpret_cast<T *>(Data[0] + I * Strides[0]) = R;
+      }
+      return;
+    }
+    const hn::ScalableTag<float> D;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(D));
+    constexpr int64_t Chunk = 256;
+    HWY_ALIGN float BufA[Chunk];
+    HWY_ALIGN float BufB[NumInputs == 2 ? Chunk : 1];
+    for (int64_t Begin = 0; Begin < N; Begin += Chunk) {
+      int64_t Len = std::min(Chunk, N - Begin);
+      int64_t Vectors = Len / L * L;
+      for (int64_t I = 0; I < Vectors; ++I)
+        BufA[I] = static_cast<float>(A[Begin + I]);
+      if constexpr (NumInputs == 2)
+        for (int64_t I = 0; I < Vectors; ++I)
+          BufB[I] = static_cast<float>(B[Begin + I]);
+      for (int64_t I = 0; I < Vectors; I += L) {
+        if constexpr (NumInputs == 1)
+          hn::Store(VecOp(hn::Load(D, BufA + I)), D, BufA + I);
+        else
+          hn::Store(VecOp(hn::Load(D, BufA + I), hn::Load(D, BufB + I)), D,
+                    BufA + I);
+      }
+      for (int64_t I = 0; I < Vectors; ++I)
+        Out[Begin + I] = static_cast<T>(BufA[I]);
+      for (int64_t I = Vectors; I < Len; ++I) {
+        if constexpr (NumInputs == 1)
+          Out[Begin + I] = Elem(A[Begin + I]);
+        else
+          Out[Begin + I] = Elem(A[Begin + I], B[Begin + I]);
+      }
+    }
+  });
+}
+
 /// Runs the binary op \p Op over \p Iter, whose common dtype has C++ type
 /// \p T. \p Op takes and returns opmath_type<T> (float for Half and
 /// BFloat16). float and double run \p VecOp on Highway vectors where rows
@@ -90,6 +163,8 @@ void binaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
     return;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
     cpu_kernel_vec(Iter, Elem, VecOp);
+  else if constexpr (std::is_same_v<M, float>)
+    reducedFloatKernel<T, 2>(Iter, Elem, VecOp);
   else
     cpu_kernel(Iter, Elem);
 }
@@ -115,6 +190,8 @@ void unaryKernel(TensorIteratorBase &Iter, Fn Op, VecFn VecOp) {
     return;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
     cpu_kernel_vec(Iter, Elem, VecOp);
+  else if constexpr (std::is_same_v<M, float>)
+    reducedFloatKernel<T, 1>(Iter, Elem, VecOp);
   else
     cpu_kernel(Iter, Elem);
 }

@@ -23,6 +23,7 @@
 
 #include "sk/core/EmptyTensor.h"
 #include "sk/iter/Parallel.h"
+#include "sk/ops/Factories.h"
 
 #include "gtest/gtest.h"
 
@@ -791,6 +792,50 @@ TEST(PointwiseUnary, FloatOps_EveryDtypeAndVariant) {
                                         "the desired output type");
     }
   }
+}
+
+// float16 and bfloat16 compute in float32 and round once, on the vector
+// path of long contiguous rows (Note [Reduced floats on float vectors]),
+// on its chunk tails and on strided elements alike: each result is the
+// float32 op's on the same inputs, rounded.
+TEST(PointwiseUnary, ReducedFloats_ComputeInFloat32AndRoundOnce) {
+  // Long enough for the vector path and its threads, with a tail.
+  const int64_t N = 3 * kGrainSize + 77;
+  using Fn = std::function<Tensor(const Tensor &, const Tensor &)>;
+  std::vector<std::pair<const char *, Fn>> Ops = {
+      {"gelu", [](const Tensor &X, const Tensor &) { return sk::gelu(X); }},
+      {"gelu tanh",
+       [](const Tensor &X, const Tensor &) { return sk::gelu(X, "tanh"); }},
+      {"add", [](const Tensor &X, const Tensor &Y) { return sk::add(X, Y, 0.5); }},
+      {"mul", [](const Tensor &X, const Tensor &Y) { return sk::mul(X, Y); }},
+      {"div trunc", [](const Tensor &X, const Tensor &Y) {
+         return sk::div(X, Y, "trunc");
+       }}};
+  for (const UnaryFloatOp &Op : unaryFloatOps())
+    Ops.push_back({Op.Name, [F = Op.Op](const Tensor &X, const Tensor &) {
+                     return F(X);
+                   }});
+  auto Strided = [](const Tensor &T) {
+    Tensor S = sk::empty({2 * T.numel()}, TensorOptions().dtype(T.dtype()))
+                   .slice(0, 0, std::nullopt, 2);
+    S.copy_(T);
+    return S;
+  };
+  for (ScalarType Dtype : {kBFloat16, kHalf})
+    for (const auto &[Name, F] : Ops) {
+      SCOPED_TRACE(::testing::Message() << Name << " " << toString(Dtype));
+      Tensor X = sk::mul(sk::rand({N}), 60).to(Dtype);
+      Tensor Y = sk::add(sk::rand({N}), 0.5).to(Dtype);
+      Tensor Want = F(X.to(kFloat), Y.to(kFloat)).to(Dtype);
+      EXPECT_EQ(toVector<double>(F(X, Y)), toVector<double>(Want));
+      EXPECT_EQ(toVector<double>(F(Strided(X), Strided(Y))),
+                toVector<double>(Want));
+    }
+  // The case: gelu of bfloat16 0.01 is float32's, rounded.
+  Tensor Small = sk::full({1}, 0.01, TensorOptions().dtype(kBFloat16));
+  double Exact = toVector<double>(Small)[0] * 0.5 *
+                 (1 + std::erf(toVector<double>(Small)[0] / std::sqrt(2.0)));
+  EXPECT_NEAR(toVector<double>(sk::gelu(Small))[0], Exact, 3e-5);
 }
 
 TEST(PointwiseUnary, FloatOps_SpecialValues) {

@@ -37,7 +37,7 @@ namespace testing {
 //  - every other argument takes its default, or the first value of a pool
 //    for its type, and then, one argument at a time, the pool's other
 //    values (ints 0, 1, -1, 2; lists [], [0], [-1], [1, 1]; optionals None
-//    and a value; ...);
+//    and a value; strings "", "none", "tanh", "trunc" and "floor"; ...);
 //  - an int[] argument also takes the first tensor's last size, for
 //    arguments that name trailing dimensions (layer_norm's
 //    normalized_shape);
@@ -264,7 +264,11 @@ std::vector<IValue> getPool(const SchemaArgument &A) {
       Pool = {IValue(static_cast<int64_t>(MemoryFormat::Contiguous))};
       break;
     case ValueKind::Str:
-      Pool = {IValue(std::string())};
+      // The strings PyTorch's schemas take as enumerations (gelu's
+      // approximate, div's rounding_mode), and one none of them takes.
+      Pool = {IValue(std::string()), IValue(std::string("none")),
+              IValue(std::string("tanh")), IValue(std::string("trunc")),
+              IValue(std::string("floor"))};
       break;
     case ValueKind::Generator:
     case ValueKind::Device:

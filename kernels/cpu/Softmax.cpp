@@ -81,36 +81,62 @@ template <class D, class V> HWY_INLINE V expKeepNaN(D Tag, V X) {
 
 /// Softmax (or log-softmax) of the \p N contiguous values at \p X into
 /// \p Y. \p X and \p Y may be the same row: every pass reads an element
-/// before it writes it.
+/// before it writes it. Four vector accumulators keep the max and sum
+/// loops from waiting on one another's latency; the sum adds blocks of
+/// 4 * 256 vectors into a double, so that a row of millions keeps float32's
+/// precision.
 template <typename T> void softmaxRow(const T *X, T *Y, int64_t N, bool Log) {
   const hn::ScalableTag<T> Tag;
+  using V = hn::Vec<decltype(Tag)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
   int64_t I = 0;
   T Max = -std::numeric_limits<T>::infinity();
-  if (N >= L) {
-    auto VMax = hn::LoadU(Tag, X);
-    for (I = L; I + L <= N; I += L)
-      VMax = hn::Max(VMax, hn::LoadU(Tag, X + I));
-    Max = hn::GetLane(hn::MaxOfLanes(Tag, VMax));
+  if (N >= 4 * L) {
+    V M0 = hn::LoadU(Tag, X), M1 = hn::LoadU(Tag, X + L),
+      M2 = hn::LoadU(Tag, X + 2 * L), M3 = hn::LoadU(Tag, X + 3 * L);
+    for (I = 4 * L; I + 4 * L <= N; I += 4 * L) {
+      M0 = hn::Max(M0, hn::LoadU(Tag, X + I));
+      M1 = hn::Max(M1, hn::LoadU(Tag, X + I + L));
+      M2 = hn::Max(M2, hn::LoadU(Tag, X + I + 2 * L));
+      M3 = hn::Max(M3, hn::LoadU(Tag, X + I + 3 * L));
+    }
+    Max = hn::GetLane(
+        hn::MaxOfLanes(Tag, hn::Max(hn::Max(M0, M1), hn::Max(M2, M3))));
   }
   for (; I < N; ++I)
     Max = std::max(Max, X[I]);
 
-  const auto VM = hn::Set(Tag, Max);
-  auto VSum = hn::Zero(Tag);
-  for (I = 0; I + L <= N; I += L) {
-    auto E = expKeepNaN(Tag, hn::Sub(hn::LoadU(Tag, X + I), VM));
+  const V VM = hn::Set(Tag, Max);
+  auto ExpAt = [&](int64_t J) {
+    V E = expKeepNaN(Tag, hn::Sub(hn::LoadU(Tag, X + J), VM));
     if (!Log)
-      hn::StoreU(E, Tag, Y + I);
-    VSum = hn::Add(VSum, E);
+      hn::StoreU(E, Tag, Y + J);
+    return E;
+  };
+  double Total = 0;
+  I = 0;
+  constexpr int64_t BlockVectors = 4 * 256;
+  while (I + 4 * L <= N) {
+    V S0 = hn::Zero(Tag), S1 = S0, S2 = S0, S3 = S0;
+    int64_t BlockEnd = std::min(N, I + BlockVectors * L);
+    for (; I + 4 * L <= BlockEnd; I += 4 * L) {
+      S0 = hn::Add(S0, ExpAt(I));
+      S1 = hn::Add(S1, ExpAt(I + L));
+      S2 = hn::Add(S2, ExpAt(I + 2 * L));
+      S3 = hn::Add(S3, ExpAt(I + 3 * L));
+    }
+    Total += static_cast<double>(hn::GetLane(
+        hn::SumOfLanes(Tag, hn::Add(hn::Add(S0, S1), hn::Add(S2, S3)))));
   }
-  T Sum = hn::GetLane(hn::SumOfLanes(Tag, VSum));
+  for (; I + L <= N; I += L)
+    Total += static_cast<double>(hn::GetLane(hn::SumOfLanes(Tag, ExpAt(I))));
   for (; I < N; ++I) {
     T E = std::exp(X[I] - Max);
     if (!Log)
       Y[I] = E;
-    Sum += E;
+    Total += static_cast<double>(E);
   }
+  T Sum = static_cast<T>(Total);
 
   if (Log) {
     const T Shift = Max + std::log(Sum);

@@ -21,6 +21,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -186,6 +187,29 @@ TEST(NNSoftmax, OutOfEveryLayoutHoldsTheFunctionalsValues) {
         expectNear(toVector<double>(Out), Want, 1e-5);
       }
     }
+}
+
+// A row of a million keeps float32's precision: its sum is not one long
+// float32 accumulation.
+TEST(NNSoftmax, MillionElementRow_KeepsFloatPrecision) {
+  const int64_t N = int64_t(1) << 20;
+  Tensor X = sk::mul(sk::randn({N}), 3);
+  std::vector<double> XV = toVector<double>(X);
+  double Max = *std::max_element(XV.begin(), XV.end()), Sum = 0;
+  for (double V : XV)
+    Sum += std::exp(V - Max);
+  for (bool Log : {false, true}) {
+    std::vector<double> Y =
+        toVector<double>(Log ? sk::_log_softmax(X, 0, false)
+                             : sk::_softmax(X, 0, false));
+    double Worst = 0;
+    for (int64_t I = 0; I < N; ++I) {
+      double Want = Log ? XV[I] - Max - std::log(Sum)
+                        : std::exp(XV[I] - Max) / Sum;
+      Worst = std::max(Worst, std::abs(Y[I] - Want) / std::abs(Want));
+    }
+    EXPECT_LT(Worst, 2e-6) << (Log ? "log_softmax" : "softmax");
+  }
 }
 
 TEST(NNSoftmax, ZeroSizeAndNaNAndInfinity) {

@@ -25,14 +25,92 @@
 #include "Functions.h"
 #include "NativeFunctions.h"
 
-#include "sk/iter/Loops.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
+// The sum of a bag's rows is compiled for every Highway target and called
+// for the best one the CPU has (Note [Highway dynamic dispatch] in
+// sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/Embedding.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+
+#include "sk/iter/Loops.h"
+
+HWY_BEFORE_NAMESPACE();
 namespace sk {
+namespace HWY_NAMESPACE {
+
+/// Sums the rows Idx[Start, Stop) of the float table \p W (contiguous rows
+/// of \p D values, \p RowStride apart), skipping \p PaddingIdx, into
+/// \p Out; returns how many rows it added. Eight vector accumulators hold
+/// a band of columns across the whole bag, and the row a few indices
+/// ahead is fetched while one is added (rows are random, so the hardware
+/// cannot guess them), as fbgemm's kernels do.
+static int64_t sumBagRows(const float *W, int64_t RowStride, int64_t D,
+                          const void *Idx, bool IsLong, int64_t Start,
+                          int64_t Stop, int64_t PaddingIdx, float *Out) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::ScalableTag<float> Tag;
+  using V = hn::Vec<decltype(Tag)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  constexpr int64_t kAhead = 16;
+  auto RowAt = [&](int64_t I) {
+    return IsLong ? static_cast<const int64_t *>(Idx)[I]
+                  : int64_t(static_cast<const int32_t *>(Idx)[I]);
+  };
+  int64_t Count = 0;
+  for (int64_t I = Start; I < Stop; ++I)
+    Count += RowAt(I) != PaddingIdx;
+  int64_t J = 0;
+  for (; J + 8 * L <= D; J += 8 * L) {
+    V A[8];
+    for (V &X : A)
+      X = hn::Zero(Tag);
+    for (int64_t I = Start; I < Stop; ++I) {
+      if (J == 0 && I + kAhead < Stop) {
+        const char *Next =
+            reinterpret_cast<const char *>(W + RowAt(I + kAhead) * RowStride);
+        for (int64_t B = 0; B < D * int64_t(sizeof(float)); B += 64)
+          __builtin_prefetch(Next + B);
+      }
+      int64_t Row = RowAt(I);
+      if (Row == PaddingIdx)
+        continue;
+      const float *P = W + Row * RowStride + J;
+      for (int K = 0; K < 8; ++K)
+        A[K] = hn::Add(A[K], hn::LoadU(Tag, P + K * L));
+    }
+    for (int K = 0; K < 8; ++K)
+      hn::StoreU(A[K], Tag, Out + J + K * L);
+  }
+  for (; J < D; J += L) {
+    const hn::CappedTag<float, 1> One;
+    int64_t Width = std::min(L, D - J);
+    for (int64_t C = J; C < J + Width; ++C) {
+      auto Acc = hn::Zero(One);
+      for (int64_t I = Start; I < Stop; ++I) {
+        int64_t Row = RowAt(I);
+        if (Row != PaddingIdx)
+          Acc = hn::Add(Acc, hn::LoadU(One, W + Row * RowStride + C));
+      }
+      Out[C] = hn::GetLane(Acc);
+    }
+  }
+  return Count;
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(sumBagRows);
 
 using kernels::indexAt;
 
@@ -83,6 +161,18 @@ void embeddingBagKernel(const Tensor &Weight, const void *Idx, const void *Off,
       int64_t Start = indexAt(Off, IsLong, Bag);
       int64_t Stop =
           Bag + 1 < NumOffsets ? indexAt(Off, IsLong, Bag + 1) : NumIndices;
+      if constexpr (std::is_same_v<T, float>) {
+        if (Mode != kModeMax && WS1 == 1 && !PS) {
+          // The common case: contiguous float rows, unweighted.
+          int64_t Count = HWY_DYNAMIC_DISPATCH(sumBagRows)(
+              W, WS0, D, Idx, IsLong, Start, Stop, PaddingIdx, Out + Bag * D);
+          if (Mode == kModeMean && Count > 0)
+            for (int64_t J = 0; J < D; ++J)
+              Out[Bag * D + J] /= float(Count);
+          setIndex(BagSize, IsLong, Bag, Count);
+          continue;
+        }
+      }
       std::fill(Sum.begin(), Sum.end(), Acc(0));
       int64_t Count = 0;
       for (int64_t I = Start; I < Stop; ++I) {
@@ -285,3 +375,4 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> SK_NATIVE_FUNC(embedding_bag)(
 }
 
 } // namespace sk
+#endif // HWY_ONCE

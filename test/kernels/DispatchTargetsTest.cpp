@@ -23,6 +23,7 @@
 #include <hwy/highway.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -33,11 +34,27 @@ using namespace sk;
 
 namespace {
 
-/// The ops of the five dispatched sources, on odd sizes so that the vector
-/// bodies and their tails run, and on a small tensor for the inline path.
+/// The ops of the dispatched sources, on odd sizes so that the vector
+/// bodies and their tails run, and on a small tensor for the inline path;
+/// embedding_bag sums 129-wide rows in bands of eight vectors and a tail.
 std::vector<Tensor> runOps(const Tensor &A, const Tensor &B,
                            const Tensor &Positive) {
+  std::vector<int64_t> Rows;
+  for (int64_t I = 0; I < 40; ++I)
+    Rows.push_back(I * 7 % 37);
+  Tensor Indices = sk::empty({40}, TensorOptions().dtype(kLong));
+  std::copy(Rows.begin(), Rows.end(), Indices.data_ptr<int64_t>());
+  Tensor Offsets = sk::empty({3}, TensorOptions().dtype(kLong));
+  Offsets.data_ptr<int64_t>()[0] = 0;
+  Offsets.data_ptr<int64_t>()[1] = 5;
+  Offsets.data_ptr<int64_t>()[2] = 30;
   std::vector<Tensor> Results = {
+      sk::log(Positive),        sk::sin(A),
+      sk::cos(A),               sk::tanh(A),
+      sk::sigmoid(A),           sk::gelu(A),
+      sk::gelu(A, "tanh"),
+      std::get<0>(sk::embedding_bag(A, Indices, Offsets, false, 0)),
+      std::get<0>(sk::embedding_bag(A, Indices, Offsets, false, 1)),
       sk::add(A, B, 2),         sk::sub(A, 1.5),
       sk::mul(A, B),            sk::div(A, Positive),
       sk::pow(Positive, 2),     sk::neg(A),

@@ -651,6 +651,28 @@ TEST(NNEmbeddingBag, SumMeanMaxWithPaddingAndLastOffset) {
       }
 }
 
+// Wide float rows take the vector path (bands of eight vectors, a tail,
+// rows fetched ahead in long bags).
+TEST(NNEmbeddingBag, WideFloatRows_MatchReference) {
+  const int64_t D = 200, Rows = 50;
+  Tensor W = randomTensor({Rows, D}, kFloat, 7);
+  std::vector<int64_t> Idx;
+  for (int64_t I = 0; I < 70; ++I)
+    Idx.push_back(I * 13 % Rows);
+  std::vector<int64_t> Off = {0, 3, 3, 40};
+  for (int64_t Padding : {int64_t(-1), int64_t(13)})
+    for (int Mode : {0, 1}) {
+      SCOPED_TRACE(::testing::Message() << "mode " << Mode << " padding "
+                                        << Padding);
+      BagRef R = refBag(toVector<double>(W), D, Idx, Off, false, Mode,
+                        nullptr, Padding);
+      auto Res = sk::_embedding_bag(
+          W, fromVector(Idx, {70}, kLong), fromVector(Off, {4}, kLong),
+          false, Mode, false, std::nullopt, false, Padding);
+      expectNear(toVector<double>(std::get<0>(Res)), R.Out, 1e-4);
+    }
+}
+
 TEST(NNEmbeddingBag, PerSampleWeightsInt32AndComposite) {
   const int64_t D = 3;
   Tensor W = randomTensor({4, D}, kDouble, 31);

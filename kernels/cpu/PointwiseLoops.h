@@ -79,11 +79,12 @@ bool runSmallContiguous(TensorIteratorBase &Iter, const Fn &Elem) {
 // Note [Reduced floats on float vectors]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // float16 and bfloat16 compute in float32 (opmath_type). A row whose
-// operands are all contiguous and of the kernel's dtype is converted a
-// chunk at a time into float32 buffers on the stack, run through the
-// float32 vector body, and rounded back, as PyTorch's Vectorized<BFloat16>
-// does; the chunk's tail and every other row run the element function,
-// which computes the same values (Note [Vector math] in VectorMath.h).
+// operands are all contiguous (or, for an input, one value broadcast) and
+// of the kernel's dtype is converted a chunk at a time into float32
+// buffers on the stack, run through the float32 vector body, and rounded
+// back, as PyTorch's Vectorized<BFloat16> does; the chunk's tail and every
+// other row run the element function, which computes the same values
+// (Note [Vector math] in VectorMath.h).
 
 /// The loop of Note [Reduced floats on float vectors] for \p NumInputs
 /// inputs of type \p T, float16 or bfloat16.
@@ -96,12 +97,15 @@ void reducedFloatKernel(TensorIteratorBase &Iter, const Fn &Elem,
       return;
     }
   Iter.for_each([&](char **Data, const int64_t *Strides, int64_t N) {
-    bool Contiguous = true;
-    for (int Arg = 0; Arg <= NumInputs; ++Arg)
-      Contiguous &= Strides[Arg] == int64_t(sizeof(T));
+    // Inputs may also be one value broadcast (stride 0).
+    bool Contiguous = Strides[0] == int64_t(sizeof(T));
+    for (int Arg = 1; Arg <= NumInputs; ++Arg)
+      Contiguous &= Strides[Arg] == int64_t(sizeof(T)) || Strides[Arg] == 0;
     T *Out = reinterpret_cast<T *>(Data[0]);
     const T *A = reinterpret_cast<const T *>(Data[1]);
     const T *B = reinterpret_cast<const T *>(Data[NumInputs]);
+    const int64_t StepA = Strides[1] == 0 ? 0 : 1;
+    const int64_t StepB = Strides[NumInputs] == 0 ? 0 : 1;
     if (!Contiguous) {
       for (int64_t I = 0; I < N; ++I) {
         auto At = [&](int Arg) {
@@ -124,11 +128,19 @@ void reducedFloatKernel(TensorIteratorBase &Iter, const Fn &Elem,
     for (int64_t Begin = 0; Begin < N; Begin += Chunk) {
       int64_t Len = std::min(Chunk, N - Begin);
       int64_t Vectors = Len / L * L;
-      for (int64_t I = 0; I < Vectors; ++I)
-        BufA[I] = static_cast<float>(A[Begin + I]);
-      if constexpr (NumInputs == 2)
+      // Two loops, not one with a step, so that the compiler vectorizes
+      // the conversion.
+      auto Widen = [&](const T *In, int64_t Step, float *Buf) {
+        if (Step == 0) {
+          std::fill(Buf, Buf + Vectors, static_cast<float>(In[0]));
+          return;
+        }
         for (int64_t I = 0; I < Vectors; ++I)
-          BufB[I] = static_cast<float>(B[Begin + I]);
+          Buf[I] = static_cast<float>(In[Begin + I]);
+      };
+      Widen(A, StepA, BufA);
+      if constexpr (NumInputs == 2)
+        Widen(B, StepB, BufB);
       for (int64_t I = 0; I < Vectors; I += L) {
         if constexpr (NumInputs == 1)
           hn::Store(VecOp(hn::Load(D, BufA + I)), D, BufA + I);
@@ -140,9 +152,10 @@ void reducedFloatKernel(TensorIteratorBase &Iter, const Fn &Elem,
         Out[Begin + I] = static_cast<T>(BufA[I]);
       for (int64_t I = Vectors; I < Len; ++I) {
         if constexpr (NumInputs == 1)
-          Out[Begin + I] = Elem(A[Begin + I]);
+          Out[Begin + I] = Elem(A[(Begin + I) * StepA]);
         else
-          Out[Begin + I] = Elem(A[Begin + I], B[Begin + I]);
+          Out[Begin + I] =
+              Elem(A[(Begin + I) * StepA], B[(Begin + I) * StepB]);
       }
     }
   });

@@ -22,6 +22,7 @@
 #include "sk/iter/TypePromotion.h"
 #include "sk/ops/Views.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -208,6 +209,36 @@ static void catInto(TensorList Tensors, int64_t Dim, const Tensor &Out) {
                         T.size(Dim) * Inner * ElemSize});
   int64_t RowBytes = Sizes[Dim] * Inner * ElemSize;
   char *Dst = static_cast<char *>(Out.data_ptr());
+  if (Outer < 64) {
+    // Few rows (cat along dimension 0 has one): the copies themselves are
+    // split into pieces the threads share.
+    constexpr int64_t kPieceBytes = int64_t(1) << 18;
+    struct Piece {
+      char *To;
+      const char *From;
+      int64_t Bytes;
+    };
+    std::vector<Piece> Pieces;
+    for (int64_t O = 0; O < Outer; ++O) {
+      char *Row = Dst + O * RowBytes;
+      for (const Chunk &C : Chunks) {
+        for (int64_t B = 0; B < C.Bytes; B += kPieceBytes)
+          Pieces.push_back({Row + B, C.Data + O * C.Bytes + B,
+                            std::min(kPieceBytes, C.Bytes - B)});
+        Row += C.Bytes;
+      }
+    }
+    int64_t NumPieces = static_cast<int64_t>(Pieces.size());
+    // Below a megabyte in all, the threads would cost more than they save.
+    int64_t Grain = Outer * RowBytes < (int64_t(1) << 20) ? NumPieces : 1;
+    parallel_for(0, NumPieces, std::max<int64_t>(Grain, 1),
+                 [&](int64_t Begin, int64_t End) {
+                   for (int64_t I = Begin; I < End; ++I)
+                     std::memcpy(Pieces[I].To, Pieces[I].From,
+                                 static_cast<size_t>(Pieces[I].Bytes));
+                 });
+    return;
+  }
   int64_t Grain =
       std::max<int64_t>(1, kGrainSize * 4 / std::max<int64_t>(1, RowBytes));
   parallel_for(0, Outer, Grain, [&](int64_t Begin, int64_t End) {

@@ -145,8 +145,7 @@ static void gatherLoop(TensorIterator &Iter, const GatherSpec &S) {
       if (AllInRange) {
         for (int64_t I = 0; I < N; ++I)
           std::memcpy(Out + I * int64_t(ElemBytes),
-                      Src + static_cast<int64_t>(Ix[I]) * DimStride,
-                      ElemBytes);
+                      Src + static_cast<int64_t>(Ix[I]) * DimStride, ElemBytes);
         return;
       }
     }

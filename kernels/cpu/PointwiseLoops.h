@@ -154,8 +154,7 @@ void reducedFloatKernel(TensorIteratorBase &Iter, const Fn &Elem,
         if constexpr (NumInputs == 1)
           Out[Begin + I] = Elem(A[(Begin + I) * StepA]);
         else
-          Out[Begin + I] =
-              Elem(A[(Begin + I) * StepA], B[(Begin + I) * StepB]);
+          Out[Begin + I] = Elem(A[(Begin + I) * StepA], B[(Begin + I) * StepB]);
       }
     }
   });

@@ -181,8 +181,8 @@ static void geluKernel(TensorIteratorBase &Iter, GeluKind Kind) {
               Iter, [](M X) { return math::applyScalar<math::GeluErf>(X); },
               [](auto X) { return math::applyVector<math::GeluErf>(X); });
         else
-          unaryScalarKernel<T>(
-              Iter, [](M X) { return math::GeluErf::scalar(X); });
+          unaryScalarKernel<T>(Iter,
+                               [](M X) { return math::GeluErf::scalar(X); });
       });
 }
 

@@ -1,4 +1,4 @@
-//===--- VectorMath.h - Transcendental functions on Highway vectors -*- C++ -*-===//
+//===--- VectorMath.h - Exp, log, sin, ... on Highway vectors ---*- C++ -*-===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -20,8 +20,7 @@
 #include <cstdint>
 #include <limits>
 
-#if defined(SKC_KERNELS_CPU_VECTORMATH_PER_TARGET) ==                          \
-    defined(HWY_TARGET_TOGGLE)
+#if defined(SKC_KERNELS_CPU_VECTORMATH_PER_TARGET) == defined(HWY_TARGET_TOGGLE)
 #ifdef SKC_KERNELS_CPU_VECTORMATH_PER_TARGET
 #undef SKC_KERNELS_CPU_VECTORMATH_PER_TARGET
 #else
@@ -81,8 +80,8 @@ template <class D, class V, class Op> V apply(D d, V X) {
 /// apply<Op> of one element.
 template <class Op, typename T> T applyScalar(T X) {
   const hn::CappedTag<T, 1> d;
-  return hn::GetLane(apply<decltype(d), hn::Vec<decltype(d)>, Op>(
-      d, hn::Set(d, X)));
+  return hn::GetLane(
+      apply<decltype(d), hn::Vec<decltype(d)>, Op>(d, hn::Set(d, X)));
 }
 
 /// apply<Op> of a full vector, for cpu_kernel_vec's vector body.
@@ -169,7 +168,8 @@ struct GeluErf {
     V A = hn::Abs(Z);
     V Sign = hn::Xor(Z, A);
     V TT = hn::Div(One, hn::MulAdd(hn::Set(d, T(0.3275911)), A, One));
-    V R = hn::MulAdd(hn::Set(d, T(1.061405429)), TT, hn::Set(d, T(-1.453152027)));
+    V R =
+        hn::MulAdd(hn::Set(d, T(1.061405429)), TT, hn::Set(d, T(-1.453152027)));
     R = hn::MulAdd(R, TT, hn::Set(d, T(1.421413741)));
     R = hn::MulAdd(R, TT, hn::Set(d, T(-0.284496736)));
     R = hn::MulAdd(R, TT, hn::Set(d, T(0.254829592)));

@@ -187,10 +187,10 @@ PreparedTorchCall::PreparedTorchCall(const std::string &Name,
                                      const std::string &Overload,
                                      const std::vector<PlainValue> &Args) {
   c10::InferenceMode Guard;
-  P = std::make_unique<Impl>(Impl{
-      c10::Dispatcher::singleton().findSchemaOrThrow(Name.c_str(),
-                                                     Overload.c_str()),
-      {}});
+  P = std::make_unique<Impl>(
+      Impl{c10::Dispatcher::singleton().findSchemaOrThrow(Name.c_str(),
+                                                          Overload.c_str()),
+           {}});
   for (const PlainValue &V : Args)
     P->Args.push_back(toTorch(V));
   try {

@@ -199,13 +199,12 @@ TEST(NNSoftmax, MillionElementRow_KeepsFloatPrecision) {
   for (double V : XV)
     Sum += std::exp(V - Max);
   for (bool Log : {false, true}) {
-    std::vector<double> Y =
-        toVector<double>(Log ? sk::_log_softmax(X, 0, false)
-                             : sk::_softmax(X, 0, false));
+    std::vector<double> Y = toVector<double>(Log ? sk::_log_softmax(X, 0, false)
+                                                 : sk::_softmax(X, 0, false));
     double Worst = 0;
     for (int64_t I = 0; I < N; ++I) {
-      double Want = Log ? XV[I] - Max - std::log(Sum)
-                        : std::exp(XV[I] - Max) / Sum;
+      double Want =
+          Log ? XV[I] - Max - std::log(Sum) : std::exp(XV[I] - Max) / Sum;
       Worst = std::max(Worst, std::abs(Y[I] - Want) / std::abs(Want));
     }
     EXPECT_LT(Worst, 2e-6) << (Log ? "log_softmax" : "softmax");
@@ -662,13 +661,13 @@ TEST(NNEmbeddingBag, WideFloatRows_MatchReference) {
   std::vector<int64_t> Off = {0, 3, 3, 40};
   for (int64_t Padding : {int64_t(-1), int64_t(13)})
     for (int Mode : {0, 1}) {
-      SCOPED_TRACE(::testing::Message() << "mode " << Mode << " padding "
-                                        << Padding);
-      BagRef R = refBag(toVector<double>(W), D, Idx, Off, false, Mode,
-                        nullptr, Padding);
-      auto Res = sk::_embedding_bag(
-          W, fromVector(Idx, {70}, kLong), fromVector(Off, {4}, kLong),
-          false, Mode, false, std::nullopt, false, Padding);
+      SCOPED_TRACE(::testing::Message()
+                   << "mode " << Mode << " padding " << Padding);
+      BagRef R = refBag(toVector<double>(W), D, Idx, Off, false, Mode, nullptr,
+                        Padding);
+      auto Res = sk::_embedding_bag(W, fromVector(Idx, {70}, kLong),
+                                    fromVector(Off, {4}, kLong), false, Mode,
+                                    false, std::nullopt, false, Padding);
       expectNear(toVector<double>(std::get<0>(Res)), R.Out, 1e-4);
     }
 }

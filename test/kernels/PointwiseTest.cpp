@@ -806,7 +806,8 @@ TEST(PointwiseUnary, ReducedFloats_ComputeInFloat32AndRoundOnce) {
       {"gelu", [](const Tensor &X, const Tensor &) { return sk::gelu(X); }},
       {"gelu tanh",
        [](const Tensor &X, const Tensor &) { return sk::gelu(X, "tanh"); }},
-      {"add", [](const Tensor &X, const Tensor &Y) { return sk::add(X, Y, 0.5); }},
+      {"add",
+       [](const Tensor &X, const Tensor &Y) { return sk::add(X, Y, 0.5); }},
       {"mul", [](const Tensor &X, const Tensor &Y) { return sk::mul(X, Y); }},
       {"div trunc", [](const Tensor &X, const Tensor &Y) {
          return sk::div(X, Y, "trunc");

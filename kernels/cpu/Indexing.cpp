@@ -19,10 +19,12 @@
 
 #include "sk/iter/MemoryOverlap.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace sk {
@@ -87,9 +89,54 @@ template <typename T> static bool isNonzero(const char *P) {
 /// counts its repeated elements). Reads the data: see Note [Data-dependent
 /// output shapes] in sk/iter/DataDependentShape.h. A tensor on another
 /// device (CUDA) is counted from a copy on the CPU.
+// Note [Nonzero in chunks]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// A large contiguous input is cut into chunks of consecutive elements, a
+// few per thread. Each chunk counts its non-zero elements in parallel;
+// nonzero's impl then turns the counts into each chunk's first output row
+// (a prefix sum) and writes the chunks in parallel, each starting from the
+// multi-index of its first element. PyTorch's CPU kernel works the same
+// way.
+
+/// The chunks of Note [Nonzero in chunks] for \p N elements: chunk C is
+/// [N * C / Chunks, N * (C + 1) / Chunks). One chunk below the grain size.
+static int64_t getNonzeroChunks(int64_t N) {
+  if (N < kGrainSize)
+    return 1;
+  return std::max<int64_t>(
+      1, std::min<int64_t>(4 * get_num_threads(), N / kGrainSize));
+}
+
+/// The non-zero elements of each chunk of the contiguous \p T, of type E.
+template <typename E>
+static std::vector<int64_t> countChunks(const Tensor &T, int64_t Chunks) {
+  const char *Base = static_cast<const char *>(T.data_ptr());
+  int64_t N = T.numel();
+  std::vector<int64_t> Counts(static_cast<size_t>(Chunks), 0);
+  parallel_for(0, Chunks, 1, [&](int64_t Begin, int64_t End) {
+    for (int64_t C = Begin; C < End; ++C) {
+      int64_t Count = 0;
+      for (int64_t I = N * C / Chunks, Stop = N * (C + 1) / Chunks; I < Stop;
+           ++I)
+        Count += isNonzero<E>(Base + I * int64_t(sizeof(E)));
+      Counts[static_cast<size_t>(C)] = Count;
+    }
+  });
+  return Counts;
+}
+
 static int64_t countNonzero(const Tensor &T) {
   if (!T.device().is_cpu())
     return countNonzero(T.to(Device(DeviceType::CPU)));
+  int64_t Chunks = getNonzeroChunks(T.numel());
+  if (Chunks > 1 && T.is_contiguous()) {
+    int64_t Count = 0;
+    visitScalarType(T.scalar_type(), [&](auto Tag) {
+      for (int64_t C : countChunks<decltype(Tag)>(T, Chunks))
+        Count += C;
+    });
+    return Count;
+  }
   int64_t Count = 0;
   visitScalarType(T.scalar_type(), [&](auto Tag) {
     using E = decltype(Tag);
@@ -426,6 +473,46 @@ SK_IMPL_FUNC(nonzero_out)(const Tensor &self, const Tensor &out) {
   int64_t *Dst = out.data_ptr<int64_t>();
   int64_t RowStride = out.stride(0), ColStride = out.stride(1);
   int64_t Row = 0, Limit = out.size(0);
+  int64_t Chunks = getNonzeroChunks(self.numel());
+  if (Chunks > 1 && self.is_contiguous()) {
+    // Note [Nonzero in chunks].
+    IntArrayRef Sizes = self.sizes();
+    int64_t N = self.numel();
+    visitScalarType(self.scalar_type(), [&](auto Tag) {
+      using E = decltype(Tag);
+      std::vector<int64_t> First = countChunks<E>(self, Chunks);
+      int64_t Total = 0;
+      for (int64_t &C : First)
+        Total += std::exchange(C, Total);
+      SK_INTERNAL_ASSERT(Total == Limit,
+                         "nonzero: the input changed between meta and impl");
+      const char *Base = static_cast<const char *>(self.data_ptr());
+      parallel_for(0, Chunks, 1, [&](int64_t Begin, int64_t End) {
+        std::vector<int64_t> Index(static_cast<size_t>(Rank));
+        for (int64_t C = Begin; C < End; ++C) {
+          int64_t I = N * C / Chunks, Stop = N * (C + 1) / Chunks;
+          for (int64_t D = Rank - 1, Rest = I; D >= 0; --D) {
+            Index[D] = Rest % Sizes[D];
+            Rest /= Sizes[D];
+          }
+          int64_t R = First[static_cast<size_t>(C)];
+          for (; I < Stop; ++I) {
+            if (isNonzero<E>(Base + I * int64_t(sizeof(E)))) {
+              for (int64_t D = 0; D < Rank; ++D)
+                Dst[R * RowStride + D * ColStride] = Index[D];
+              ++R;
+            }
+            for (int64_t D = Rank - 1; D >= 0; --D) {
+              if (++Index[D] < Sizes[D])
+                break;
+              Index[D] = 0;
+            }
+          }
+        }
+      });
+    });
+    return;
+  }
   // The walk is row-major, so the multi-index of the current element is a
   // counter advanced alongside it.
   std::vector<int64_t> Index(static_cast<size_t>(Rank), 0);

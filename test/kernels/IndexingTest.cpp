@@ -16,6 +16,7 @@
 #include "CPUFunctions.h"
 #include "Functions.h"
 
+#include "sk/iter/Parallel.h"
 #include "sk/ops/Factories.h"
 #include "sk/ops/Views.h"
 
@@ -420,6 +421,20 @@ TEST(IndexingTest, Nonzero_EveryDtypeAndLayout_MatchesReference) {
   EXPECT_EQ(values(sk::cpu::nonzero(Self)), refNonzero(Self));
   Tensor WrongDtype = empty({0});
   SK_EXPECT_ERROR(sk::nonzero_out(WrongDtype, Self), "dtype");
+}
+
+// Large contiguous inputs are counted and written in chunks, in parallel
+// (Note [Nonzero in chunks]).
+TEST(IndexingTest, Nonzero_LargeInputInChunks_MatchesReference) {
+  int Saved = get_num_threads();
+  Tensor Self = sk::gt(sk::rand({300, 401}), 0.7).to(kFloat);
+  for (int Threads : {1, 2}) {
+    set_num_threads(Threads);
+    Tensor R = sk::nonzero(Self);
+    EXPECT_EQ(values(R), refNonzero(Self));
+    EXPECT_EQ(vec(R.strides()), (Sizes{1, R.size(0)}));
+  }
+  set_num_threads(Saved);
 }
 
 TEST(IndexingTest, Nonzero_Meta_RefusedWithReason) {

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 // The kernels are compiled for every Highway target and called for the
@@ -280,35 +281,43 @@ template <typename T> T sumRow(const T *X, int64_t N) {
   return Sum;
 }
 
-/// The sum of (x - Mean)^2 over \p N contiguous values.
-template <typename T> T centredSquares(const T *X, int64_t N, T Mean) {
+/// The sums of d = x - Mean and of d^2 over \p N contiguous values.
+template <typename T>
+std::pair<T, T> centredSums(const T *X, int64_t N, T Mean) {
   const hn::ScalableTag<T> Tag;
   const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
   const auto VM = hn::Set(Tag, Mean);
-  auto V = hn::Zero(Tag);
+  auto V1 = hn::Zero(Tag), V2 = hn::Zero(Tag);
   int64_t I = 0;
   for (; I + L <= N; I += L) {
     auto D = hn::Sub(hn::LoadU(Tag, X + I), VM);
-    V = hn::MulAdd(D, D, V);
+    V1 = hn::Add(V1, D);
+    V2 = hn::MulAdd(D, D, V2);
   }
-  T Sum = hn::GetLane(hn::SumOfLanes(Tag, V));
-  for (; I < N; ++I)
-    Sum += (X[I] - Mean) * (X[I] - Mean);
-  return Sum;
+  T Sum1 = hn::GetLane(hn::SumOfLanes(Tag, V1));
+  T Sum2 = hn::GetLane(hn::SumOfLanes(Tag, V2));
+  for (; I < N; ++I) {
+    T D = X[I] - Mean;
+    Sum1 += D;
+    Sum2 += D * D;
+  }
+  return {Sum1, Sum2};
 }
 
-/// Y = X * Scale + Shift, then times \p G and plus \p B where given
-/// (per-element vectors of \p N values). \p X and \p Y may alias.
+/// Y = (X - Mean) * Rstd, then times \p G and plus \p B where given
+/// (per-element vectors of \p N values). \p X and \p Y may alias. The
+/// difference comes first, so that an element equal to the mean gives
+/// exactly 0 (a fused x * Rstd - Mean * Rstd leaves a rounding error).
 template <typename T>
-void affineRow(const T *X, T *Y, int64_t N, T Scale, T Shift, const T *G,
-               const T *B) {
+void normalizeRow(const T *X, T *Y, int64_t N, T Mean, T Rstd, const T *G,
+                  const T *B) {
   const hn::ScalableTag<T> Tag;
   const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
-  const auto VS = hn::Set(Tag, Scale);
-  const auto VT = hn::Set(Tag, Shift);
+  const auto VM = hn::Set(Tag, Mean);
+  const auto VR = hn::Set(Tag, Rstd);
   int64_t I = 0;
   for (; I + L <= N; I += L) {
-    auto V = hn::MulAdd(hn::LoadU(Tag, X + I), VS, VT);
+    auto V = hn::Mul(hn::Sub(hn::LoadU(Tag, X + I), VM), VR);
     if (G)
       V = hn::Mul(V, hn::LoadU(Tag, G + I));
     if (B)
@@ -316,7 +325,7 @@ void affineRow(const T *X, T *Y, int64_t N, T Scale, T Shift, const T *G,
     hn::StoreU(V, Tag, Y + I);
   }
   for (; I < N; ++I) {
-    T V = X[I] * Scale + Shift;
+    T V = (X[I] - Mean) * Rstd;
     if (G)
       V *= G[I];
     if (B)
@@ -355,11 +364,19 @@ void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
           Buf[I] = static_cast<Acc>(Src[R * N + I]);
         XRow = YRow = Buf.data();
       }
-      // An empty row has no mean; 0 keeps rstd finite (1/sqrt(eps)).
-      Acc RowMean = N == 0 ? Acc(0) : sumRow(XRow, N) / Acc(N);
-      Acc Var = N == 0 ? Acc(0) : centredSquares(XRow, N, RowMean) / Acc(N);
+      // The corrected two-pass algorithm (Chan, Golub and LeVeque): the
+      // mean, then the sums of deviations from it, which correct both the
+      // mean's rounding and the variance's; a constant row has variance 0
+      // exactly. An empty row has no mean; 0 keeps rstd finite.
+      Acc RowMean = Acc(0), Var = Acc(0);
+      if (N != 0) {
+        RowMean = sumRow(XRow, N) / Acc(N);
+        auto [D1, D2] = centredSums(XRow, N, RowMean);
+        RowMean += D1 / Acc(N);
+        Var = (D2 - D1 * D1 / Acc(N)) / Acc(N);
+      }
       Acc RowRstd = Acc(1) / std::sqrt(std::max(Var, Acc(0)) + Acc(Eps));
-      affineRow(XRow, YRow, N, RowRstd, -RowMean * RowRstd, G, B);
+      normalizeRow(XRow, YRow, N, RowMean, RowRstd, G, B);
       if constexpr (!Direct)
         for (int64_t I = 0; I < N; ++I)
           Dst[R * N + I] = detail::convertTo<T>(Buf[I]);

@@ -329,6 +329,20 @@ TEST(NNLayerNorm, MatchesReferenceWithAndWithoutAffine) {
     }
 }
 
+// The variance is the mean of squared deviations from the mean, not
+// E[x^2] - E[x]^2: a one-element row, or a row of equal large values,
+// normalizes to exactly 0 (libtorch 2.15 gives 0 too).
+TEST(NNLayerNorm, ConstantRows_NormalizeToExactlyZero) {
+  Tensor One = sk::mul(sk::randn({5, 1}), 1000);
+  Tensor Same = sk::full({3, 64}, 12345.678, TensorOptions());
+  for (const Tensor &X : {One, Same}) {
+    auto [Y, Mean, Rstd] =
+        sk::native_layer_norm(X, {X.size(1)}, std::nullopt, std::nullopt, 1e-5);
+    for (double V : toVector<double>(Y))
+      EXPECT_EQ(V, 0.0);
+  }
+}
+
 TEST(NNLayerNorm, NonContiguousOutAndMeta) {
   Tensor X = transposed(randomTensor({7, 5}), 0, 1); // [5, 7]
   std::vector<double> Y, Mean, Rstd;

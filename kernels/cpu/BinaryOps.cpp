@@ -54,6 +54,7 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
 #include "PointwiseLoops.h"
+#include "VectorMath.h"
 
 // What every target shares, defined once.
 #ifndef SKC_KERNELS_CPU_BINARYOPS_SHARED
@@ -388,7 +389,9 @@ static void pow_Tensor_Tensor_outImpl(TensorIteratorBase &Iter) {
     if constexpr (kIsInteger<T>)
       binaryScalarKernel<T>(Iter, [](T B, T E) { return powInteger(B, E); });
     else
-      binaryScalarKernel<T>(Iter, [](M B, M E) { return std::pow(B, E); });
+      binaryKernel<T>(
+          Iter, [](M B, M E) { return std::pow(B, E); },
+          [](auto B, auto E) { return math::powVector(B, E); });
   });
 }
 

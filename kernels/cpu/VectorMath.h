@@ -19,6 +19,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #if defined(SKC_KERNELS_CPU_VECTORMATH_PER_TARGET) == defined(HWY_TARGET_TOGGLE)
 #ifdef SKC_KERNELS_CPU_VECTORMATH_PER_TARGET
@@ -207,6 +209,52 @@ struct GeluTanh {
     return T(0.5) * X * (T(1) + std::tanh(Beta * (X + Kappa * X * X * X)));
   }
 };
+
+/// pow(B, E) on a full vector. float: in double, from Highway's double Log
+/// and Exp, then rounded once, so that the result is the correctly rounded
+/// one but for the rarest ties; lanes where that is not defined (B <= 0,
+/// infinities, NaN, a product beyond exp's range) and double vectors take
+/// the C library's pow.
+template <class V> V powVector(V B, V E) {
+  using D = hn::DFromV<V>;
+  using T = hn::TFromD<D>;
+  const D d;
+  constexpr size_t MaxLanes = HWY_MAX_BYTES / sizeof(T);
+  HWY_ALIGN T Base[MaxLanes];
+  HWY_ALIGN T Exponent[MaxLanes];
+  HWY_ALIGN T Out[MaxLanes];
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (std::is_same_v<T, float>) {
+    if (hn::Lanes(d) >= 2) {
+      const hn::Half<D> dh;
+      const hn::RepartitionToWide<D> dw;
+      auto Wide = [&](auto X, bool Upper) {
+        return Upper ? hn::PromoteTo(dw, hn::UpperHalf(dh, X))
+                     : hn::PromoteTo(dw, hn::LowerHalf(dh, X));
+      };
+      auto Valid = hn::And(hn::Gt(B, hn::Zero(d)),
+                           hn::And(hn::Le(B, hn::Set(d, kMax<float>)),
+                                   absAtMost(d, E, kMax<float>)));
+      auto Half = [&](bool Upper) {
+        auto P = hn::Mul(Wide(E, Upper), hn::Log(dw, Wide(B, Upper)));
+        return std::make_pair(hn::DemoteTo(dh, hn::Exp(dw, P)),
+                              absAtMost(dw, P, 700));
+      };
+      auto [Lo, LoValid] = Half(false);
+      auto [Hi, HiValid] = Half(true);
+      V R = hn::Combine(d, Hi, Lo);
+      if (HWY_LIKELY(hn::AllTrue(d, Valid) && hn::AllTrue(dw, LoValid) &&
+                     hn::AllTrue(dw, HiValid)))
+        return R;
+    }
+  }
+#endif
+  hn::Store(B, d, Base);
+  hn::Store(E, d, Exponent);
+  for (size_t I = 0, N = hn::Lanes(d); I != N; ++I)
+    Out[I] = std::pow(Base[I], Exponent[I]);
+  return hn::Load(d, Out);
+}
 
 } // namespace math
 } // namespace HWY_NAMESPACE

@@ -643,6 +643,36 @@ TEST(PointwisePow, TensorTensor_MatchesReference) {
                        "\"pow\" not implemented for 'Bool'");
 }
 
+// float pow of two tensors runs vectors (in double, rounded once) on long
+// contiguous rows: within half an ulp but for the rarest ties, and the C
+// library's pow for its special cases.
+TEST(PointwisePow, TensorTensor_LongRowsRoundedOnce) {
+  const int64_t N = 3 * kGrainSize + 5;
+  Tensor B = sk::mul(sk::rand({N}), 50);
+  Tensor E = sk::sub(sk::mul(sk::rand({N}), 20), 10);
+  // Special lanes inside vectors: the C library's pow for those vectors.
+  B.data_ptr<float>()[7] = 0;
+  B.data_ptr<float>()[100] = -2;
+  E.data_ptr<float>()[100] = 3;
+  E.data_ptr<float>()[200] = std::numeric_limits<float>::infinity();
+  std::vector<double> BV = toVector<double>(B), EV = toVector<double>(E);
+  std::vector<double> R = toVector<double>(sk::pow(B, E));
+  for (int64_t I = 0; I < N; ++I) {
+    double Exact = std::pow(BV[I], EV[I]);
+    // Half an ulp of float, and the subnormal range's absolute one.
+    ASSERT_LE(std::abs(R[I] - Exact), std::abs(Exact) * 0x1p-24 + 0x1p-149)
+        << "pow(" << BV[I] << ", " << EV[I] << ")";
+  }
+  Tensor Special = make1d({0, -2, kInf, kNan, 1, 4, -8, 0});
+  Tensor Exps = make1d({-1, 3, -1, 0, kNan, 0.5, 1.0 / 3, 0});
+  std::vector<double> Want;
+  for (int I = 0; I < 8; ++I)
+    Want.push_back(
+        std::pow(toVector<float>(Special)[I], toVector<float>(Exps)[I]));
+  EXPECT_EQ(toVector<double>(sk::pow(Special, Exps)).size(), 8u);
+  expectValues(sk::pow(Special, Exps), Want);
+}
+
 TEST(PointwisePow, TensorScalar_SpecialExponentsMatchReference) {
   Tensor Base = mixedValues({41});
   Tensor Positive = sk::add(sk::abs(Base), 0.5);

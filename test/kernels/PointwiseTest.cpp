@@ -659,6 +659,11 @@ TEST(PointwisePow, TensorTensor_LongRowsRoundedOnce) {
   std::vector<double> R = toVector<double>(sk::pow(B, E));
   for (int64_t I = 0; I < N; ++I) {
     double Exact = std::pow(BV[I], EV[I]);
+    if (!std::isfinite(Exact) || !std::isfinite(R[I])) {
+      ASSERT_TRUE(R[I] == Exact || (std::isnan(R[I]) && std::isnan(Exact)))
+          << "pow(" << BV[I] << ", " << EV[I] << ") = " << R[I];
+      continue;
+    }
     // Half an ulp of float, and the subnormal range's absolute one.
     ASSERT_LE(std::abs(R[I] - Exact), std::abs(Exact) * 0x1p-24 + 0x1p-149)
         << "pow(" << BV[I] << ", " << EV[I] << ")";

@@ -99,9 +99,11 @@ template <typename T> static bool isNonzero(const char *P) {
 // way.
 
 /// The chunks of Note [Nonzero in chunks] for \p N elements: chunk C is
-/// [N * C / Chunks, N * (C + 1) / Chunks). One chunk below the grain size.
+/// [N * C / Chunks, N * (C + 1) / Chunks). One chunk below the grain size
+/// or on one thread, where counting again in the impl would be a pass
+/// more than the serial walk's.
 static int64_t getNonzeroChunks(int64_t N) {
-  if (N < kGrainSize)
+  if (N < kGrainSize || get_num_threads() == 1)
     return 1;
   return std::max<int64_t>(
       1, std::min<int64_t>(4 * get_num_threads(), N / kGrainSize));

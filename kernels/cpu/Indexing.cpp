@@ -453,6 +453,23 @@ SK_IMPL_FUNC(masked_select_out)
                   });
 }
 
+/// Writes the multi-index \p Index as one row of nonzero's output, its
+/// columns \p ColStride apart.
+static void writeIndexRow(int64_t *Row, int64_t ColStride,
+                          const std::vector<int64_t> &Index) {
+  for (size_t D = 0; D != Index.size(); ++D)
+    Row[static_cast<int64_t>(D) * ColStride] = Index[D];
+}
+
+/// Advances the row-major multi-index \p Index of a tensor of \p Sizes.
+static void advanceRowMajor(std::vector<int64_t> &Index, IntArrayRef Sizes) {
+  for (size_t D = Index.size(); D-- != 0;) {
+    if (++Index[D] < Sizes[D])
+      return;
+    Index[D] = 0;
+  }
+}
+
 SK_META_FUNC(nonzero)(const Tensor &self) {
   // Note [Data-dependent output shapes] in sk/iter/DataDependentShape.h.
   refuse_meta_input("nonzero", "self", self);
@@ -499,16 +516,9 @@ SK_IMPL_FUNC(nonzero_out)(const Tensor &self, const Tensor &out) {
           }
           int64_t R = First[static_cast<size_t>(C)];
           for (; I < Stop; ++I) {
-            if (isNonzero<E>(Base + I * int64_t(sizeof(E)))) {
-              for (int64_t D = 0; D < Rank; ++D)
-                Dst[R * RowStride + D * ColStride] = Index[D];
-              ++R;
-            }
-            for (int64_t D = Rank - 1; D >= 0; --D) {
-              if (++Index[D] < Sizes[D])
-                break;
-              Index[D] = 0;
-            }
+            if (isNonzero<E>(Base + I * int64_t(sizeof(E))))
+              writeIndexRow(Dst + R++ * RowStride, ColStride, Index);
+            advanceRowMajor(Index, Sizes);
           }
         }
       });
@@ -528,15 +538,10 @@ SK_IMPL_FUNC(nonzero_out)(const Tensor &self, const Tensor &out) {
                         SK_INTERNAL_ASSERT(Row < Limit,
                                            "nonzero: the input changed "
                                            "between meta and impl");
-                        for (int64_t D = 0; D < Rank; ++D)
-                          Dst[Row * RowStride + D * ColStride] = Index[D];
-                        ++Row;
+                        writeIndexRow(Dst + Row++ * RowStride, ColStride,
+                                      Index);
                       }
-                      for (int64_t D = Rank - 1; D >= 0; --D) {
-                        if (++Index[D] < Sizes[D])
-                          break;
-                        Index[D] = 0;
-                      }
+                      advanceRowMajor(Index, Sizes);
                     });
   });
 }

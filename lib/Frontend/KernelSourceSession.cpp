@@ -142,6 +142,10 @@ Error KernelSourceSession::parse(
   // What the preamble's headers instantiate is instantiated once, when
   // the preamble is built, not at the end of every parse.
   Invocation->getLangOpts().PCHInstantiateTemplates = true;
+  // The driver asks cc1 to leave its AST to the process's exit; a session
+  // parses again and again, so each parse frees its own (as clangd's
+  // buildCompilerInvocation does).
+  Invocation->getFrontendOpts().DisableFree = false;
   // As KernelDeclAction parses the source.
   Invocation->getFrontendOpts().SkipFunctionBodies = true;
   Invocation->getDiagnosticOpts().Warnings.push_back("no-unused-private-field");

@@ -23,7 +23,6 @@
 
 #include "NativeFunctions.h"
 
-#include "sk/iter/Loops.h"
 #include "sk/iter/TypePromotion.h"
 
 #include "shared/ScalarArguments.h"
@@ -32,6 +31,17 @@
 #include <cstdint>
 #include <type_traits>
 
+// The kernels are compiled for every Highway target and called for the
+// best one the CPU has (Note [Highway dynamic dispatch] in sk/iter/Loops.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/CompareOps.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+
+#include "PointwiseLoops.h"
+
+// What every target shares, defined once.
+#ifndef SKC_KERNELS_CPU_COMPAREOPS_SHARED
+#define SKC_KERNELS_CPU_COMPAREOPS_SHARED
 namespace sk {
 
 using kernels::clampResultType;
@@ -74,63 +84,26 @@ scalarComparisonConfig(TensorIteratorConfig &Config, const Tensor &Out,
   return Config.add_output(Out).add_input(Self);
 }
 
-/// Runs the comparison \p Cmp (two opmath values to bool) over a
-/// two-input iterator, in its common dtype.
-template <typename CmpFn>
-static void compareKernel(TensorIteratorBase &Iter, const char *Name,
-                          CmpFn Cmp) {
-  dispatchDtypes<dtypes::All | dtypes::Bool>(
-      Iter.common_dtype(), Name, [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        cpu_kernel(Iter, [Cmp](T A, T B) -> bool {
-          return Cmp(static_cast<M>(A), static_cast<M>(B));
-        });
-      });
-}
+/// The six comparisons, for the kernels' dispatch.
+enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };
 
-/// Runs the comparison \p Cmp of every element with \p Other over a
-/// one-input iterator, in result_type(Self, Other).
-template <typename CmpFn>
-static void compareScalarKernel(TensorIteratorBase &Iter, const Tensor &Self,
-                                const Scalar &Other, const char *Name,
-                                CmpFn Cmp) {
-  dispatchDtypes<dtypes::All | dtypes::Bool>(
-      result_type(Self, Other), Name, [&](auto Tag) {
-        using T = decltype(Tag);
-        using M = opmath_type<T>;
-        M C = static_cast<M>(scalarAs<T>(Other));
-        cpu_kernel(Iter,
-                   [Cmp, C](T A) -> bool { return Cmp(static_cast<M>(A), C); });
-      });
-}
-
-#define SK_COMPARISON_OP(Name, Op)                                             \
-  SK_META_FUNC(Name, Tensor)(const Tensor &self, const Tensor &other) {        \
-    build_borrowing_comparison_op(maybe_get_output(), self, other);            \
-  }                                                                            \
-  SK_IMPL_FUNC(Name##_Tensor_out)                                              \
-  (const Tensor &self, const Tensor &other, const Tensor &out) {               \
-    compareKernel(*this, #Name "_cpu", [](auto A, auto B) { return A Op B; }); \
-  }                                                                            \
-  SK_META_FUNC(Name, Scalar)(const Tensor &self, const Scalar &other) {        \
-    TensorIteratorConfig Config;                                               \
-    build(scalarComparisonConfig(Config, maybe_get_output(), self));           \
-  }                                                                            \
-  SK_IMPL_FUNC(Name##_Scalar_out)                                              \
-  (const Tensor &self, const Scalar &other, const Tensor &out) {               \
-    compareScalarKernel(*this, self, other, #Name "_cpu",                      \
-                        [](auto A, auto B) { return A Op B; });                \
+/// Calls \p F with the function object of \p C.
+template <typename Fn> static void visitComparison(Comparison C, Fn &&F) {
+  switch (C) {
+  case Comparison::Eq:
+    return F([](auto A, auto B) { return A == B; });
+  case Comparison::Ne:
+    return F([](auto A, auto B) { return A != B; });
+  case Comparison::Lt:
+    return F([](auto A, auto B) { return A < B; });
+  case Comparison::Le:
+    return F([](auto A, auto B) { return A <= B; });
+  case Comparison::Gt:
+    return F([](auto A, auto B) { return A > B; });
+  case Comparison::Ge:
+    return F([](auto A, auto B) { return A >= B; });
   }
-
-SK_COMPARISON_OP(eq, ==)
-SK_COMPARISON_OP(ne, !=)
-SK_COMPARISON_OP(lt, <)
-SK_COMPARISON_OP(le, <=)
-SK_COMPARISON_OP(gt, >)
-SK_COMPARISON_OP(ge, >=)
-
-#undef SK_COMPARISON_OP
+}
 
 //===----------------------------------------------------------------------===//
 // clamp
@@ -158,6 +131,197 @@ template <typename M> static inline M clampMax(M X, M Hi) {
     return isNan(X) ? X : Hi;
   return Hi < X ? Hi : X;
 }
+
+} // namespace sk
+#endif // SKC_KERNELS_CPU_COMPAREOPS_SHARED
+
+HWY_BEFORE_NAMESPACE();
+namespace sk {
+namespace HWY_NAMESPACE {
+
+/// Runs the comparison \p C over a two-input iterator, in its common
+/// dtype.
+static void compare_outImpl(TensorIteratorBase &Iter, Comparison C,
+                            const char *Name) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      Iter.common_dtype(), Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        visitComparison(C, [&](auto Cmp) {
+          cpu_kernel(Iter, [Cmp](T A, T B) -> bool {
+            return Cmp(static_cast<M>(A), static_cast<M>(B));
+          });
+        });
+      });
+}
+
+/// Runs the comparison \p C of every element with \p Other over a
+/// one-input iterator, in result_type(Self, Other).
+static void compare_Scalar_outImpl(TensorIteratorBase &Iter,
+                                   const Tensor &Self, const Scalar &Other,
+                                   Comparison C, const char *Name) {
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      result_type(Self, Other), Name, [&](auto Tag) {
+        using T = decltype(Tag);
+        using M = opmath_type<T>;
+        M Value = static_cast<M>(scalarAs<T>(Other));
+        visitComparison(C, [&](auto Cmp) {
+          cpu_kernel(Iter, [Cmp, Value](T A) -> bool {
+            return Cmp(static_cast<M>(A), Value);
+          });
+        });
+      });
+}
+
+// clamp's vector bodies compute what clampValue, clampMin and clampMax do:
+// a NaN element fails both comparisons and stays; a NaN bound, known only
+// per lane for Tensor bounds, makes the lane NaN.
+
+/// max(X, Lo) and then min(that, Hi), as clampValue without NaN bounds.
+template <typename V> static inline V clampVec(V X, V Lo, V Hi) {
+  V R = hn::IfThenElse(hn::Lt(X, Lo), Lo, X);
+  return hn::IfThenElse(hn::Lt(Hi, R), Hi, R);
+}
+template <typename V> static inline V clampMinVec(V X, V Lo) {
+  return hn::IfThenElse(hn::Lt(X, Lo), Lo, X);
+}
+template <typename V> static inline V clampMaxVec(V X, V Hi) {
+  return hn::IfThenElse(hn::Lt(Hi, X), Hi, X);
+}
+/// \p R where neither bound is NaN, else NaN.
+template <typename V> static inline V nanWhereBoundIs(V R, V Bound) {
+  return hn::IfThenElse(hn::IsNaN(Bound), Bound, R);
+}
+
+static void clamp_outImpl(TensorIteratorBase &Iter, ScalarType Dtype,
+                          OptionalScalarRef Min, OptionalScalarRef Max) {
+  dispatchDtypes<dtypes::All>(Dtype, "clamp_scalar_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    const M Lo = Min ? static_cast<M>(Min->to<T>()) : M(0);
+    const M Hi = Max ? static_cast<M>(Max->to<T>()) : M(0);
+    // The vector bodies assume bounds that are not NaN.
+    if (isNan(Lo) || isNan(Hi) || kIsInteger<T>) {
+      if (Min && Max)
+        unaryScalarKernel<T>(Iter, [Lo, Hi](M X) {
+          return clampValue(X, Lo, Hi);
+        });
+      else if (Min)
+        unaryScalarKernel<T>(Iter, [Lo](M X) { return clampMin(X, Lo); });
+      else
+        unaryScalarKernel<T>(Iter, [Hi](M X) { return clampMax(X, Hi); });
+      return;
+    }
+    if (Min && Max)
+      unaryKernel<T>(
+          Iter, [Lo, Hi](M X) { return clampValue(X, Lo, Hi); },
+          [Lo, Hi](auto X) {
+            using V = decltype(X);
+            return clampVec(X, splat<V>(Lo), splat<V>(Hi));
+          });
+    else if (Min)
+      unaryKernel<T>(
+          Iter, [Lo](M X) { return clampMin(X, Lo); },
+          [Lo](auto X) { return clampMinVec(X, splat<decltype(X)>(Lo)); });
+    else
+      unaryKernel<T>(
+          Iter, [Hi](M X) { return clampMax(X, Hi); },
+          [Hi](auto X) { return clampMaxVec(X, splat<decltype(X)>(Hi)); });
+  });
+}
+
+static void clamp_Tensor_outImpl(TensorIteratorBase &Iter, bool HasMin,
+                                 bool HasMax) {
+  dispatchDtypes<dtypes::All>(Iter.common_dtype(), "clamp_cpu", [&](auto Tag) {
+    using T = decltype(Tag);
+    using M = opmath_type<T>;
+    if (HasMin && HasMax) {
+      auto Elem = [](T X, T Lo, T Hi) -> T {
+        return static_cast<T>(clampValue(static_cast<M>(X), static_cast<M>(Lo),
+                                         static_cast<M>(Hi)));
+      };
+      // Three inputs: float and double on vectors, the rest element-wise.
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+        cpu_kernel_vec(Iter, Elem, [](auto X, auto Lo, auto Hi) {
+          return nanWhereBoundIs(nanWhereBoundIs(clampVec(X, Lo, Hi), Lo), Hi);
+        });
+      else
+        cpu_kernel(Iter, Elem);
+    } else if (HasMin) {
+      binaryKernel<T>(
+          Iter, [](M X, M Lo) { return clampMin(X, Lo); },
+          [](auto X, auto Lo) {
+            return nanWhereBoundIs(clampMinVec(X, Lo), Lo);
+          });
+    } else {
+      binaryKernel<T>(
+          Iter, [](M X, M Hi) { return clampMax(X, Hi); },
+          [](auto X, auto Hi) {
+            return nanWhereBoundIs(clampMaxVec(X, Hi), Hi);
+          });
+    }
+  });
+}
+
+static void where_outImpl(TensorIteratorBase &Iter) {
+  // The loops convert self and other to the output's dtype on load, and a
+  // uint8 condition to bool ("nonzero").
+  dispatchDtypes<dtypes::All | dtypes::Bool>(
+      Iter.dtype(0), "where_cpu", [&](auto Tag) {
+        using T = decltype(Tag);
+        cpu_kernel(Iter, [](bool C, T A, T B) -> T { return C ? A : B; });
+      });
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace sk
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace sk {
+
+HWY_EXPORT(compare_outImpl);
+HWY_EXPORT(compare_Scalar_outImpl);
+HWY_EXPORT(clamp_outImpl);
+HWY_EXPORT(clamp_Tensor_outImpl);
+HWY_EXPORT(where_outImpl);
+
+//===----------------------------------------------------------------------===//
+// eq, ne, lt, le, gt, ge
+//===----------------------------------------------------------------------===//
+
+#define SK_COMPARISON_OP(Name, Kind)                                           \
+  SK_META_FUNC(Name, Tensor)(const Tensor &self, const Tensor &other) {        \
+    build_borrowing_comparison_op(maybe_get_output(), self, other);            \
+  }                                                                            \
+  SK_IMPL_FUNC(Name##_Tensor_out)                                              \
+  (const Tensor &self, const Tensor &other, const Tensor &out) {               \
+    HWY_DYNAMIC_DISPATCH(compare_outImpl)                                      \
+    (*this, Comparison::Kind, #Name "_cpu");                                   \
+  }                                                                            \
+  SK_META_FUNC(Name, Scalar)(const Tensor &self, const Scalar &other) {        \
+    TensorIteratorConfig Config;                                               \
+    build(scalarComparisonConfig(Config, maybe_get_output(), self));           \
+  }                                                                            \
+  SK_IMPL_FUNC(Name##_Scalar_out)                                              \
+  (const Tensor &self, const Scalar &other, const Tensor &out) {               \
+    HWY_DYNAMIC_DISPATCH(compare_Scalar_outImpl)                               \
+    (*this, self, other, Comparison::Kind, #Name "_cpu");                      \
+  }
+
+SK_COMPARISON_OP(eq, Eq)
+SK_COMPARISON_OP(ne, Ne)
+SK_COMPARISON_OP(lt, Lt)
+SK_COMPARISON_OP(le, Le)
+SK_COMPARISON_OP(gt, Gt)
+SK_COMPARISON_OP(ge, Ge)
+
+#undef SK_COMPARISON_OP
+
+//===----------------------------------------------------------------------===//
+// clamp
+//===----------------------------------------------------------------------===//
+
 
 SK_META_FUNC(clamp)
 (const Tensor &self, OptionalScalarRef min, OptionalScalarRef max) {
@@ -187,28 +351,8 @@ SK_META_FUNC(clamp)
 SK_IMPL_FUNC(clamp_out)
 (const Tensor &self, OptionalScalarRef min, OptionalScalarRef max,
  const Tensor &out) {
-  ScalarType Dtype = clampResultType(self, min, max);
-  dispatchDtypes<dtypes::All>(Dtype, "clamp_scalar_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if (min && max) {
-      M Lo = static_cast<M>(min->to<T>());
-      M Hi = static_cast<M>(max->to<T>());
-      cpu_kernel(*this, [Lo, Hi](T X) -> T {
-        return static_cast<T>(clampValue(static_cast<M>(X), Lo, Hi));
-      });
-    } else if (min) {
-      M Lo = static_cast<M>(min->to<T>());
-      cpu_kernel(*this, [Lo](T X) -> T {
-        return static_cast<T>(clampMin(static_cast<M>(X), Lo));
-      });
-    } else {
-      M Hi = static_cast<M>(max->to<T>());
-      cpu_kernel(*this, [Hi](T X) -> T {
-        return static_cast<T>(clampMax(static_cast<M>(X), Hi));
-      });
-    }
-  });
+  HWY_DYNAMIC_DISPATCH(clamp_outImpl)
+  (*this, clampResultType(self, min, max), min, max);
 }
 
 SK_META_FUNC(clamp, Tensor)
@@ -232,24 +376,8 @@ SK_META_FUNC(clamp, Tensor)
 SK_IMPL_FUNC(clamp_Tensor_out)
 (const Tensor &self, OptionalTensorRef min, OptionalTensorRef max,
  const Tensor &out) {
-  dispatchDtypes<dtypes::All>(common_dtype(), "clamp_cpu", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if (min && max) {
-      cpu_kernel(*this, [](T X, T Lo, T Hi) -> T {
-        return static_cast<T>(clampValue(static_cast<M>(X), static_cast<M>(Lo),
-                                         static_cast<M>(Hi)));
-      });
-    } else if (min) {
-      cpu_kernel(*this, [](T X, T Lo) -> T {
-        return static_cast<T>(clampMin(static_cast<M>(X), static_cast<M>(Lo)));
-      });
-    } else {
-      cpu_kernel(*this, [](T X, T Hi) -> T {
-        return static_cast<T>(clampMax(static_cast<M>(X), static_cast<M>(Hi)));
-      });
-    }
-  });
+  HWY_DYNAMIC_DISPATCH(clamp_Tensor_outImpl)(*this, min.has_value(),
+                                             max.has_value());
 }
 
 //===----------------------------------------------------------------------===//
@@ -283,13 +411,8 @@ SK_META_FUNC(where, self)
 SK_IMPL_FUNC(where_self_out)
 (const Tensor &condition, const Tensor &self, const Tensor &other,
  const Tensor &out) {
-  // The loops convert self and other to the output's dtype on load, and a
-  // uint8 condition to bool ("nonzero").
-  dispatchDtypes<dtypes::All | dtypes::Bool>(
-      dtype(0), "where_cpu", [&](auto Tag) {
-        using T = decltype(Tag);
-        cpu_kernel(*this, [](bool C, T A, T B) -> T { return C ? A : B; });
-      });
+  HWY_DYNAMIC_DISPATCH(where_outImpl)(*this);
 }
 
 } // namespace sk
+#endif // HWY_ONCE

@@ -1221,6 +1221,53 @@ TEST(PointwiseClamp, TensorBounds_BroadcastAndPromote) {
       {kNan, kNan});
 }
 
+// Rows long enough for the vector bodies, with NaN inputs and bounds and
+// min > max inside vectors, in every floating dtype.
+TEST(PointwiseClamp, LongRows_MatchTheElementFunction) {
+  const int64_t N = 3 * kGrainSize + 5;
+  std::vector<double> X(N), Lo(N), Hi(N);
+  for (int64_t I = 0; I < N; ++I) {
+    X[I] = (I % 13) * 0.5 - 3;
+    Lo[I] = -1 - (I % 3) * 0.25;
+    Hi[I] = 1 + (I % 5) * 0.25;
+  }
+  X[3] = kNan;
+  Lo[17] = kNan;
+  Hi[40] = kNan;
+  Lo[41] = 2, Hi[41] = -2; // min > max gives max
+  for (ScalarType Dtype : {kFloat, kDouble, kBFloat16, kHalf}) {
+    SCOPED_TRACE(toString(Dtype));
+    Tensor TX = make1d(X, Dtype), TLo = make1d(Lo, Dtype),
+           THi = make1d(Hi, Dtype);
+    std::vector<double> VX = toVector<double>(TX), VLo = toVector<double>(TLo),
+                        VHi = toVector<double>(THi);
+    auto Expect = [&](const Tensor &R, bool UseLo, bool UseHi) {
+      std::vector<double> Want(N);
+      for (int64_t I = 0; I < N; ++I)
+        Want[I] =
+            refClamp(VX[I], UseLo ? std::optional<double>(VLo[I]) : std::nullopt,
+                     UseHi ? std::optional<double>(VHi[I]) : std::nullopt);
+      expectValues(R, Want);
+    };
+    Expect(sk::clamp(TX, std::optional<Tensor>(TLo), std::optional<Tensor>(THi)),
+           true, true);
+    Expect(sk::clamp(TX, std::optional<Tensor>(TLo), std::nullopt), true,
+           false);
+    Expect(sk::clamp(TX, std::nullopt, std::optional<Tensor>(THi)), false,
+           true);
+    // Scalar bounds: the same values in every lane.
+    std::fill(VLo.begin(), VLo.end(), -1.5);
+    std::fill(VHi.begin(), VHi.end(), 2.5);
+    Expect(sk::clamp(TX, std::optional<Scalar>(-1.5),
+                     std::optional<Scalar>(2.5)),
+           true, true);
+    Expect(sk::clamp(TX, std::optional<Scalar>(-1.5), std::nullopt), true,
+           false);
+    Expect(sk::clamp(TX, std::nullopt, std::optional<Scalar>(2.5)), false,
+           true);
+  }
+}
+
 TEST(PointwiseClamp, Errors_MatchPyTorch) {
   Tensor X = mixedValues({3});
   SK_EXPECT_ERROR(sk::clamp(X, std::optional<Scalar>(), std::nullopt),

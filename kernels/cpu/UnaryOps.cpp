@@ -90,12 +90,30 @@ static void mathKernel(TensorIteratorBase &Iter, const char *Name) {
     mathKernel<math::Op>(Iter, #Name "_cpu");                                  \
   }
 
+/// float16 and bfloat16 negate and take the magnitude exactly in their own
+/// bits (as PyTorch's Vectorized<BFloat16> does), with no trip through
+/// float32.
+template <typename T> static constexpr bool kIsReducedFloat =
+    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+template <typename T> static void signBitKernel(TensorIteratorBase &Iter,
+                                                uint16_t Flip, uint16_t Keep) {
+  auto Elem = [Flip, Keep](T X) {
+    return T::fromBits(static_cast<uint16_t>((X.X ^ Flip) & Keep));
+  };
+  if (!runSmallContiguous<T, 1>(Iter, Elem))
+    cpu_kernel(Iter, Elem);
+}
+
 static void negKernel(TensorIteratorBase &Iter) {
   dispatchDtypes<dtypes::All>(Iter.common_dtype(), "neg_cpu", [&](auto Tag) {
     using T = decltype(Tag);
     using M = opmath_type<T>;
-    unaryKernel<T>(
-        Iter, [](M X) { return negate(X); }, [](auto X) { return hn::Neg(X); });
+    if constexpr (kIsReducedFloat<T>)
+      signBitKernel<T>(Iter, /*Flip=*/0x8000, /*Keep=*/0xffff);
+    else
+      unaryKernel<T>(
+          Iter, [](M X) { return negate(X); },
+          [](auto X) { return hn::Neg(X); });
   });
 }
 
@@ -105,6 +123,8 @@ static void absKernel(TensorIteratorBase &Iter) {
     using M = opmath_type<T>;
     if constexpr (std::is_unsigned_v<T>)
       unaryScalarKernel<T>(Iter, [](M X) { return X; });
+    else if constexpr (kIsReducedFloat<T>)
+      signBitKernel<T>(Iter, /*Flip=*/0, /*Keep=*/0x7fff);
     else
       unaryKernel<T>(
           Iter,

@@ -886,6 +886,34 @@ TEST(PointwiseUnary, FloatOps_SpecialValues) {
   expectValues(sk::tanh(X), {kNan, 1, -1, 0, 0, 1, -1});
 }
 
+// float16 and bfloat16 neg and abs change the sign bit only: -0, the
+// infinities and NaN (its payload too) included, on long rows and strided
+// ones.
+template <typename T> static void expectSignBitOps(ScalarType Dtype) {
+  const int64_t N = 3 * kGrainSize + 5;
+  Tensor X = sk::sub(sk::mul(sk::rand({N}), 8), 4).to(Dtype);
+  T *P = X.data_ptr<T>();
+  P[1] = T::fromBits(0x8000);  // -0
+  P[2] = T::fromBits(0x7c01 | (Dtype == kBFloat16 ? 0x0380 : 0)); // a NaN
+  P[3] = T::fromBits(0xff81);  // a negative NaN
+  P[4] = T(-std::numeric_limits<float>::infinity());
+  for (const Tensor &In : {X, X.slice(0, 1, std::nullopt, 3)}) {
+    Tensor Neg = sk::neg(In), Abs = sk::abs(In);
+    auto BitsAt = [](const Tensor &Of, int64_t I) {
+      return Of.data_ptr<T>()[I * Of.stride(0)].X;
+    };
+    for (int64_t I = 0; I < In.numel(); ++I) {
+      ASSERT_EQ(BitsAt(Neg, I), BitsAt(In, I) ^ 0x8000) << I;
+      ASSERT_EQ(BitsAt(Abs, I), BitsAt(In, I) & 0x7fff) << I;
+    }
+  }
+}
+
+TEST(PointwiseUnary, NegAbs_ReducedFloatsChangeTheSignBitOnly) {
+  expectSignBitOps<BFloat16>(kBFloat16);
+  expectSignBitOps<Half>(kHalf);
+}
+
 TEST(PointwiseUnary, NegAbs_EveryDtype) {
   for (ScalarType Dtype : kAllNumeric) {
     SCOPED_TRACE(toString(Dtype));

@@ -34,10 +34,9 @@
 /// ...) is compiled for every target Highway attains (x86: SSE4, AVX2,
 /// AVX-512, and EMU128 for the rest) and calls the best one for the CPU it
 /// runs on through HWY_DYNAMIC_DISPATCH; no -march is needed or given. A
-/// source that does not (a user's kernel, CompareOps.cpp) gets the loops
-/// of the target its compiler flags allow (HWY_STATIC_TARGET), as
-/// sk::cpu_kernel and sk::hn. The helpers that call no kernel lambda
-/// (sk::detail) are compiled once.
+/// source that does not (a user's kernel) gets the loops of the target its
+/// compiler flags allow (HWY_STATIC_TARGET), as sk::cpu_kernel and sk::hn.
+/// The helpers that call no kernel lambda (sk::detail) are compiled once.
 ///
 //===----------------------------------------------------------------------===//
 

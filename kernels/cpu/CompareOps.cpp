@@ -25,6 +25,7 @@
 
 #include "sk/iter/TypePromotion.h"
 
+#include "shared/Comparison.h"
 #include "shared/ScalarArguments.h"
 
 #include <cmath>
@@ -45,6 +46,7 @@
 namespace sk {
 
 using kernels::clampResultType;
+using kernels::CompareKind;
 using kernels::scalarAs;
 
 //===----------------------------------------------------------------------===//
@@ -84,27 +86,6 @@ scalarComparisonConfig(TensorIteratorConfig &Config, const Tensor &Out,
   return Config.add_output(Out).add_input(Self);
 }
 
-/// The six comparisons, for the kernels' dispatch.
-enum class Comparison { Eq, Ne, Lt, Le, Gt, Ge };
-
-/// Calls \p F with the function object of \p C.
-template <typename Fn> static void visitComparison(Comparison C, Fn &&F) {
-  switch (C) {
-  case Comparison::Eq:
-    return F([](auto A, auto B) { return A == B; });
-  case Comparison::Ne:
-    return F([](auto A, auto B) { return A != B; });
-  case Comparison::Lt:
-    return F([](auto A, auto B) { return A < B; });
-  case Comparison::Le:
-    return F([](auto A, auto B) { return A <= B; });
-  case Comparison::Gt:
-    return F([](auto A, auto B) { return A > B; });
-  case Comparison::Ge:
-    return F([](auto A, auto B) { return A >= B; });
-  }
-}
-
 //===----------------------------------------------------------------------===//
 // clamp
 //===----------------------------------------------------------------------===//
@@ -139,35 +120,37 @@ HWY_BEFORE_NAMESPACE();
 namespace sk {
 namespace HWY_NAMESPACE {
 
-/// Runs the comparison \p C over a two-input iterator, in its common
+/// Runs the comparison \p Kind over a two-input iterator, in its common
 /// dtype.
-static void compare_outImpl(TensorIteratorBase &Iter, Comparison C,
+static void compare_outImpl(TensorIteratorBase &Iter, CompareKind Kind,
                             const char *Name) {
   dispatchDtypes<dtypes::All | dtypes::Bool>(
       Iter.common_dtype(), Name, [&](auto Tag) {
         using T = decltype(Tag);
         using M = opmath_type<T>;
-        visitComparison(C, [&](auto Cmp) {
-          cpu_kernel(Iter, [Cmp](T A, T B) -> bool {
-            return Cmp(static_cast<M>(A), static_cast<M>(B));
+        kernels::visitCompareKind(Kind, [&](auto KindTag) {
+          constexpr CompareKind K = decltype(KindTag)::value;
+          cpu_kernel(Iter, [](T A, T B) -> bool {
+            return kernels::compare<K>(static_cast<M>(A), static_cast<M>(B));
           });
         });
       });
 }
 
-/// Runs the comparison \p C of every element with \p Other over a
+/// Runs the comparison \p Kind of every element with \p Other over a
 /// one-input iterator, in result_type(Self, Other).
 static void compare_Scalar_outImpl(TensorIteratorBase &Iter,
                                    const Tensor &Self, const Scalar &Other,
-                                   Comparison C, const char *Name) {
+                                   CompareKind Kind, const char *Name) {
   dispatchDtypes<dtypes::All | dtypes::Bool>(
       result_type(Self, Other), Name, [&](auto Tag) {
         using T = decltype(Tag);
         using M = opmath_type<T>;
         M Value = static_cast<M>(scalarAs<T>(Other));
-        visitComparison(C, [&](auto Cmp) {
-          cpu_kernel(Iter, [Cmp, Value](T A) -> bool {
-            return Cmp(static_cast<M>(A), Value);
+        kernels::visitCompareKind(Kind, [&](auto KindTag) {
+          constexpr CompareKind K = decltype(KindTag)::value;
+          cpu_kernel(Iter, [Value](T A) -> bool {
+            return kernels::compare<K>(static_cast<M>(A), Value);
           });
         });
       });
@@ -297,7 +280,7 @@ HWY_EXPORT(where_outImpl);
   SK_IMPL_FUNC(Name##_Tensor_out)                                              \
   (const Tensor &self, const Tensor &other, const Tensor &out) {               \
     HWY_DYNAMIC_DISPATCH(compare_outImpl)                                      \
-    (*this, Comparison::Kind, #Name "_cpu");                                   \
+    (*this, CompareKind::Kind, #Name "_cpu");                                   \
   }                                                                            \
   SK_META_FUNC(Name, Scalar)(const Tensor &self, const Scalar &other) {        \
     TensorIteratorConfig Config;                                               \
@@ -306,15 +289,10 @@ HWY_EXPORT(where_outImpl);
   SK_IMPL_FUNC(Name##_Scalar_out)                                              \
   (const Tensor &self, const Scalar &other, const Tensor &out) {               \
     HWY_DYNAMIC_DISPATCH(compare_Scalar_outImpl)                               \
-    (*this, self, other, Comparison::Kind, #Name "_cpu");                      \
+    (*this, self, other, CompareKind::Kind, #Name "_cpu");                      \
   }
 
-SK_COMPARISON_OP(eq, Eq)
-SK_COMPARISON_OP(ne, Ne)
-SK_COMPARISON_OP(lt, Lt)
-SK_COMPARISON_OP(le, Le)
-SK_COMPARISON_OP(gt, Gt)
-SK_COMPARISON_OP(ge, Ge)
+SK_FOR_EACH_COMPARISON(SK_COMPARISON_OP)
 
 #undef SK_COMPARISON_OP
 

@@ -19,6 +19,7 @@
 
 #include "sk/iter/TypePromotion.h"
 
+#include "shared/Comparison.h"
 #include "shared/ScalarArguments.h"
 
 #include <cmath>
@@ -28,6 +29,8 @@
 namespace sk {
 
 using kernels::clampResultType;
+using kernels::compare;
+using kernels::CompareKind;
 using kernels::scalarAs;
 namespace {
 
@@ -36,27 +39,6 @@ template <typename T> __device__ inline bool isNan(T X) {
     return isnan(X);
   else
     return false;
-}
-
-enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
-
-template <CompareKind Kind, typename M>
-__device__ inline bool compare(M A, M B) {
-  switch (Kind) {
-  case CompareKind::Eq:
-    return A == B;
-  case CompareKind::Ne:
-    return A != B;
-  case CompareKind::Lt:
-    return A < B;
-  case CompareKind::Le:
-    return A <= B;
-  case CompareKind::Gt:
-    return A > B;
-  case CompareKind::Ge:
-    return A >= B;
-  }
-  return false;
 }
 
 template <typename T, CompareKind Kind> struct CompareFn {
@@ -152,12 +134,7 @@ template <typename T> struct WhereFn {
     compareScalarKernel<CompareKind::Kind>(*this, self, other, #Name "_cuda"); \
   }
 
-SK_COMPARISON_OP(eq, Eq)
-SK_COMPARISON_OP(ne, Ne)
-SK_COMPARISON_OP(lt, Lt)
-SK_COMPARISON_OP(le, Le)
-SK_COMPARISON_OP(gt, Gt)
-SK_COMPARISON_OP(ge, Ge)
+SK_FOR_EACH_COMPARISON(SK_COMPARISON_OP)
 
 #undef SK_COMPARISON_OP
 

@@ -23,6 +23,12 @@
 ///
 //===----------------------------------------------------------------------===//
 
+// Bound by bandwidth: AVX2 at most, set before any Highway header (Note
+// [AVX-512 and bandwidth-bound kernels] in sk/iter/Loops.h).
+#undef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS                                                   \
+  (SKC_HWY_DISABLED_TARGETS | HWY_AVX3 | HWY_AVX3_DL)
+
 #include "Functions.h"
 #include "NativeFunctions.h"
 

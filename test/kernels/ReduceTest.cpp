@@ -553,6 +553,26 @@ TEST(ReduceKernelTest, AmaxAmin_NaNPropagates) {
   }
 }
 
+TEST(ReduceKernelTest, ColumnBlocks_MatchReference) {
+  // Over dim 0 of 200 columns: three whole blocks of 64 neighbouring
+  // outputs, reduced on vectors held across the rows, and a tail of 8;
+  // NaN in the first, a middle and the last row.
+  const Dims Sizes = {37, 200};
+  std::vector<double> V = randomInts(37 * 200, 15, -20, 20);
+  V[3] = kNaN;
+  V[18 * 200 + 70] = kNaN;
+  V[36 * 200 + 199] = kNaN;
+  for (ScalarType Dtype : {kFloat, kDouble}) {
+    SCOPED_TRACE(testing::Message() << Dtype);
+    Tensor X = fromVector(V, Sizes, Dtype);
+    expectRef(sk::sum(X, Dims{0}), reduceRef(V, Sizes, {0}, false, 0, plus));
+    expectRef(sk::amax(X, Dims{0}),
+              reduceRef(V, Sizes, {0}, false, -1e300, maxNan));
+    expectRef(sk::amin(X, Dims{0}),
+              reduceRef(V, Sizes, {0}, false, 1e300, minNan));
+  }
+}
+
 TEST(ReduceKernelTest, AmaxAmin_BoolAndNonContiguous) {
   Tensor B = fromVector<double>({0, 0, 1, 1, 1, 1}, {2, 3}, kBool);
   expectValues(sk::amax(B, Dims{1}), {1, 1});

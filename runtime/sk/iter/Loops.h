@@ -38,6 +38,19 @@
 /// compiler flags allow (HWY_STATIC_TARGET), as sk::cpu_kernel and sk::hn.
 /// The helpers that call no kernel lambda (sk::detail) are compiled once.
 ///
+/// Note [AVX-512 and bandwidth-bound kernels]
+/// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+/// Streaming through memory with 512-bit loads is slower than with 256-bit
+/// ones on the AVX-512 machines measured (docs/performance.md), while
+/// arithmetic-bound kernels (exp, gelu, softmax) gain from AVX-512. PyTorch
+/// makes the same split: REGISTER_DISPATCH runs a kernel's AVX2 build on
+/// AVX-512 CPUs unless the kernel opts in. Here a kernel source bound by
+/// bandwidth (ReduceOps.cpp) redefines HWY_DISABLED_TARGETS as the
+/// library's SKC_HWY_DISABLED_TARGETS and the AVX-512 targets, before its
+/// first include: Highway then compiles it without them, and its dispatch,
+/// which masks the CPU's targets with the file's own
+/// (hwy::ChosenTarget::GetIndex), picks AVX2.
+///
 //===----------------------------------------------------------------------===//
 
 // Outside the include guard: Highway's per-target macros, for every pass of

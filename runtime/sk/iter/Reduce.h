@@ -83,6 +83,7 @@ using namespace ::sk::detail;
 /// A scalar contiguous run: Acc = Reduce(Acc, P[J]) for every J.
 template <typename scalar_t, typename acc_t, typename ReduceOp>
 struct ScalarRun {
+  static constexpr bool kHasColumns = false;
   ReduceOp &Reduce;
   acc_t operator()(acc_t Acc, const scalar_t *P, int64_t N) const {
     for (int64_t J = 0; J < N; ++J)
@@ -94,9 +95,31 @@ struct ScalarRun {
 /// A vectorized contiguous run of an associative, commutative reduction
 /// whose identity is \p Identity.
 template <typename T, typename ReduceOp, typename VecReduceOp> struct VecRun {
+  static constexpr bool kHasColumns = true;
   ReduceOp &Reduce;
   VecReduceOp &VecReduce;
   T Identity;
+
+  /// Reduces \p Rows rows, \p Stride bytes apart, of \p Width
+  /// contiguous outputs' inputs into Acc[0, Width): the accumulators stay
+  /// in registers across the rows.
+  template <int64_t Width>
+  void columns(T *Acc, const char *P, int64_t Stride, int64_t Rows) const {
+    const hn::ScalableTag<T> D;
+    using V = hn::Vec<decltype(D)>;
+    constexpr int64_t L = static_cast<int64_t>(hn::MaxLanes(D));
+    static_assert(Width % L == 0, "a whole number of vectors");
+    V A[Width / L];
+    for (int64_t I = 0; I < Width / L; ++I)
+      A[I] = hn::LoadU(D, Acc + I * L);
+    for (int64_t R = 0; R < Rows; ++R, P += Stride) {
+      const T *Row = reinterpret_cast<const T *>(P);
+      for (int64_t I = 0; I < Width / L; ++I)
+        A[I] = VecReduce(A[I], hn::LoadU(D, Row + I * L));
+    }
+    for (int64_t I = 0; I < Width / L; ++I)
+      hn::StoreU(A[I], D, Acc + I * L);
+  }
 
   T operator()(T Acc, const T *P, int64_t N) const {
     const hn::ScalableTag<T> D;
@@ -279,6 +302,16 @@ private:
     acc_t Acc[kBlock];
     for (int64_t B = 0; B < Count; ++B)
       Acc[B] = Init;
+    // A whole block over one reduced dimension: on vectors held across
+    // the rows.
+    if constexpr (RunOp::kHasColumns) {
+      if (K == 1 && Count == kBlock) {
+        Run.template columns<kBlock>(Acc, InP, InStrides[0], RedNumel);
+        for (int64_t B = 0; B < Count; ++B)
+          storeOut(OutP + B * OutStrides[K], Acc[B]);
+        return;
+      }
+    }
     int64_t Idx[64] = {0};
     for (int64_t R = 0; R < RedNumel; ++R) {
       const char *P = InP;

@@ -98,6 +98,7 @@ install(FILES
     "${PROJECT_BINARY_DIR}/cmake/skcConfig.cmake"
     "${PROJECT_BINARY_DIR}/cmake/skcConfigVersion.cmake"
     cmake/SkcKernelLibrary.cmake
+    cmake/SkcOpenBLAS.cmake
   DESTINATION "${SKC_INSTALL_CMAKEDIR}")
 
 # The license and what changed, where a distribution looks for them.

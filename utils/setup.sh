@@ -12,8 +12,9 @@ packages=(
   libomp-22-dev
   # Schema files are YAML.
   libyaml-cpp-dev
-  # Runtime: SIMD inner loops. Kernel library: matrix products.
-  libhwy-dev libopenblas-dev
+  # Runtime: SIMD inner loops. Kernel library: matrix products, on OpenBLAS's
+  # OpenMP build (one thread pool with the runtime's; cmake/SkcOpenBLAS.cmake).
+  libhwy-dev libopenblas-openmp-dev
   # Build and test drivers.
   cmake ninja-build libgtest-dev libbenchmark-dev python3 python3-venv
 )

@@ -90,11 +90,14 @@ static void packRowMajor(const MatRef &M, std::vector<T> &Buffer) {
 
 // Note [One thread pool]
 // ~~~~~~~~~~~~~~~~~~~~~~
-// OpenBLAS (Debian's pthreads build) keeps a thread pool of its own. Its
-// thread count follows sk::get_num_threads() at each call, so that
-// set_num_threads(1) limits matrix products too, and a product called from
-// inside one of the runtime's parallel regions runs on its caller's thread
-// alone: the two pools never ask for more threads than the runtime's.
+// skc links OpenBLAS's OpenMP build where it is installed
+// (cmake/SkcOpenBLAS.cmake), so that matrix products run on the runtime's
+// OpenMP threads. The pthreads build keeps a pool of its own whose threads
+// spin after each call: on 2 cores, cdist's epilogue loop then ran at half
+// speed beside them. Either way, OpenBLAS's thread count follows
+// sk::get_num_threads() at each call, so that set_num_threads(1) limits
+// matrix products too, and a product called from inside one of the
+// runtime's parallel regions runs on its caller's thread alone.
 
 /// Sets OpenBLAS's thread count for a call from here, when it changed.
 static void syncBlasThreads() {
@@ -677,6 +680,17 @@ static void cdistKernel(const Tensor &X1, const Tensor &X2, const Tensor &Out,
   // PyTorch's _euclidean_dist clamps at 1e-30 before the square root,
   // so equal rows give 1e-15 rather than 0; so does this.
   std::vector<T> Norm1(static_cast<size_t>(R1)), Norm2(static_cast<size_t>(R2));
+  auto SquaredNorms = [C](const T *Rows, int64_t N, T *Out) {
+    parallel_for(0, N, std::max<int64_t>(1, kGrainSize / C),
+                 [&](int64_t Begin, int64_t End) {
+                   for (int64_t I = Begin; I < End; ++I) {
+                     T S = 0;
+                     for (int64_t K = 0; K < C; ++K)
+                       S += Rows[I * C + K] * Rows[I * C + K];
+                     Out[I] = S;
+                   }
+                 });
+  };
   for (int64_t Bt = 0; Bt < Batch; ++Bt) {
     const T *ABatch = A + Bt * R1 * C;
     const T *BBatch = B + Bt * R2 * C;
@@ -685,21 +699,22 @@ static void cdistKernel(const Tensor &X1, const Tensor &X2, const Tensor &Out,
     MatRef ARef{reinterpret_cast<char *>(const_cast<T *>(ABatch)), R1, C, C, 1};
     MatRef BRef{reinterpret_cast<char *>(const_cast<T *>(BBatch)), C, R2, 1, C};
     gemm(scalarTypeOf<T>(), CRef, ARef, BRef, 0, -2);
-    auto SquaredNorms = [C](const T *Rows, int64_t N, std::vector<T> &Out) {
-      for (int64_t I = 0; I < N; ++I) {
-        T S = 0;
-        for (int64_t K = 0; K < C; ++K)
-          S += Rows[I * C + K] * Rows[I * C + K];
-        Out[I] = S;
-      }
-    };
-    SquaredNorms(ABatch, R1, Norm1);
-    SquaredNorms(BBatch, R2, Norm2);
-    for (int64_t I = 0; I < R1; ++I)
-      for (int64_t J = 0; J < R2; ++J) {
-        T &V = DBatch[I * R2 + J];
-        V = std::sqrt(std::max(V + Norm1[I] + Norm2[J], T(1e-30)));
-      }
+    SquaredNorms(ABatch, R1, Norm1.data());
+    SquaredNorms(BBatch, R2, Norm2.data());
+    // The epilogue is a pass over the whole result: in parallel, and
+    // branch-free so that it vectorises (with -fno-math-errno, the square
+    // root is an instruction).
+    const T *N1 = Norm1.data(), *N2 = Norm2.data();
+    parallel_for(0, R1, std::max<int64_t>(1, kGrainSize / R2),
+                 [&](int64_t Begin, int64_t End) {
+                   for (int64_t I = Begin; I < End; ++I) {
+                     T *Row = DBatch + I * R2;
+                     T RowNorm = N1[I];
+                     for (int64_t J = 0; J < R2; ++J)
+                       Row[J] = std::sqrt(
+                           std::max(Row[J] + RowNorm + N2[J], T(1e-30)));
+                   }
+                 });
   }
 }
 

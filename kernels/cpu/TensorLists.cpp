@@ -18,12 +18,12 @@
 #include "NativeFunctions.h"
 #include "shared/SizesAround.h"
 
+#include "sk/iter/CopyBytes.h"
 #include "sk/iter/MemoryOverlap.h"
 #include "sk/iter/TypePromotion.h"
 #include "sk/ops/Views.h"
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 namespace sk {
@@ -234,8 +234,8 @@ static void catInto(TensorList Tensors, int64_t Dim, const Tensor &Out) {
     parallel_for(0, NumPieces, std::max<int64_t>(Grain, 1),
                  [&](int64_t Begin, int64_t End) {
                    for (int64_t I = Begin; I < End; ++I)
-                     std::memcpy(Pieces[I].To, Pieces[I].From,
-                                 static_cast<size_t>(Pieces[I].Bytes));
+                     copyBytes(Pieces[I].To, Pieces[I].From,
+                               static_cast<size_t>(Pieces[I].Bytes));
                  });
     return;
   }
@@ -245,7 +245,7 @@ static void catInto(TensorList Tensors, int64_t Dim, const Tensor &Out) {
     for (int64_t O = Begin; O < End; ++O) {
       char *Row = Dst + O * RowBytes;
       for (const Chunk &C : Chunks) {
-        std::memcpy(Row, C.Data + O * C.Bytes, static_cast<size_t>(C.Bytes));
+        copyBytes(Row, C.Data + O * C.Bytes, static_cast<size_t>(C.Bytes));
         Row += C.Bytes;
       }
     }

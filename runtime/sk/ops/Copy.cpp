@@ -17,6 +17,7 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/Tensor.h"
 #include "sk/dispatch/Library.h"
+#include "sk/iter/CopyBytes.h"
 #include "sk/ops/Convert.h"
 #include "sk/ops/Factories.h"
 
@@ -190,7 +191,7 @@ static void convertRow(char *DstBytes, const char *SrcBytes, int64_t N,
                        int64_t DstStride, int64_t SrcStride) {
   if (DstStride == sizeof(D) && SrcStride == sizeof(S)) {
     if constexpr (std::is_same_v<D, S>) {
-      std::memcpy(DstBytes, SrcBytes, N * sizeof(D));
+      copyBytes(DstBytes, SrcBytes, N * sizeof(D));
     } else {
       D *__restrict Out = reinterpret_cast<D *>(DstBytes);
       const S *__restrict In = reinterpret_cast<const S *>(SrcBytes);

@@ -1,4 +1,4 @@
-//===--- BinaryOps.cpp - add, sub, mul, div and pow -----------------------===//
+//===--- BinaryOps.cpp - add, sub, mul and div ----------------------------===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -6,11 +6,9 @@
 ///
 /// \file
 /// The binary arithmetic operators of issue 6 as structured TensorIterator
-/// kernels (ATen/native/BinaryOps.cpp, Pow.cpp and their cpu/ kernels):
-///
-///  - add, sub, mul, div (with rounding_mode None, 'trunc' and 'floor'):
-///    Tensor and Scalar overloads, with `alpha` for add and sub;
-///  - pow: Tensor_Tensor and Tensor_Scalar.
+/// kernels (ATen/native/BinaryOps.cpp and its cpu/ kernels): add, sub,
+/// mul, div (with rounding_mode None, 'trunc' and 'floor'), Tensor and
+/// Scalar overloads, with `alpha` for add and sub. pow is in Pow.cpp.
 ///
 /// Meta functions follow PyTorch's: the Tensor overloads build the
 /// iterator as build_borrowing_binary_op (float op for true division), so
@@ -34,6 +32,12 @@
 /// converted to the compute type, in a one-input loop.
 ///
 //===----------------------------------------------------------------------===//
+
+// Streams through memory: AVX2 at most (Note [AVX-512 and bandwidth-bound
+// kernels] in sk/iter/Loops.h). pow, bound by arithmetic, is in Pow.cpp.
+#undef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS                                                   \
+  (SKC_HWY_DISABLED_TARGETS | HWY_AVX3 | HWY_AVX3_DL)
 
 #include "NativeFunctions.h"
 
@@ -60,8 +64,8 @@
 #ifndef SKC_KERNELS_CPU_BINARYOPS_SHARED
 #define SKC_KERNELS_CPU_BINARYOPS_SHARED
 namespace sk {
-using kernels::powInteger;
 using kernels::scalarAs;
+using kernels::scalarOpConfig;
 using kernels::scalarOpDtype;
 using kernels::wrapAdd;
 using kernels::wrapMul;
@@ -89,27 +93,6 @@ static void checkSub(bool SelfIsBool, bool OtherIsBool) {
            "Subtraction, the `-` operator, with a bool tensor is not "
            "supported. If you are trying to invert a mask, use the `~` or "
            "`logical_not()` operator instead.");
-}
-
-/// Configures \p Config for `Out = Self op <Scalar>` computed in \p Dtype;
-/// see Note [Scalar operands kept out of the iterator]. A given output
-/// must be castable from \p Dtype.
-static TensorIteratorConfig &scalarOpConfig(TensorIteratorConfig &Config,
-                                            const Tensor &Out,
-                                            const Tensor &Self,
-                                            ScalarType Dtype) {
-  if (Out.defined() && Out.dtype() != Dtype) {
-    SK_CHECK(canCast(Dtype, Out.dtype()), "result type ",
-             detail::typeName(Dtype),
-             " can't be cast to the desired output "
-             "type ",
-             detail::typeName(Out.dtype()));
-  }
-  return Config.set_check_mem_overlap(true)
-      .cast_common_dtype_to_outputs(true)
-      .declare_static_dtype(Dtype)
-      .add_output(Out)
-      .add_input(Self);
 }
 
 //===----------------------------------------------------------------------===//
@@ -382,70 +365,6 @@ static void div_Scalar_outImpl(TensorIteratorBase &Iter, const Tensor &self,
   });
 }
 
-static void pow_Tensor_Tensor_outImpl(TensorIteratorBase &Iter) {
-  dispatchDtypes<dtypes::All>(Iter.common_dtype(), "pow", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (kIsInteger<T>)
-      binaryScalarKernel<T>(Iter, [](T B, T E) { return powInteger(B, E); });
-    else
-      binaryKernel<T>(
-          Iter, [](M B, M E) { return std::pow(B, E); },
-          [](auto B, auto E) { return math::powVector(B, E); });
-  });
-}
-
-static void pow_Tensor_Scalar_outImpl(TensorIteratorBase &Iter,
-                                      const Tensor &self,
-                                      const Scalar &exponent) {
-  ScalarType Dtype = scalarOpDtype(self, exponent, /*IntegerToFloat=*/false);
-  dispatchDtypes<dtypes::All>(Dtype, "pow", [&](auto Tag) {
-    using T = decltype(Tag);
-    using M = opmath_type<T>;
-    if constexpr (kIsInteger<T>) {
-      // An exponent that does not fit the dtype is an error, as in PyTorch.
-      T E = exponent.to<T>();
-      unaryScalarKernel<T>(Iter, [E](T B) { return powInteger(B, E); });
-    } else {
-      // PyTorch's special cases (pow_tensor_scalar_optimized_kernel), with
-      // vectors where they are exact.
-      M E = scalarAs<M>(exponent);
-      if (E == M(0)) {
-        unaryScalarKernel<T>(Iter, [](M) { return M(1); });
-      } else if (E == M(1)) {
-        unaryScalarKernel<T>(Iter, [](M B) { return B; });
-      } else if (E == M(2)) {
-        unaryKernel<T>(
-            Iter, [](M B) { return B * B; },
-            [](auto B) { return hn::Mul(B, B); });
-      } else if (E == M(3)) {
-        unaryKernel<T>(
-            Iter, [](M B) { return B * B * B; },
-            [](auto B) { return hn::Mul(hn::Mul(B, B), B); });
-      } else if (E == M(0.5)) {
-        unaryKernel<T>(
-            Iter, [](M B) { return std::sqrt(B); },
-            [](auto B) { return hn::Sqrt(B); });
-      } else if (E == M(-0.5)) {
-        unaryKernel<T>(
-            Iter, [](M B) { return M(1) / std::sqrt(B); },
-            [](auto B) { return hn::Div(splat<decltype(B)>(1), hn::Sqrt(B)); });
-      } else if (E == M(-1)) {
-        unaryKernel<T>(
-            Iter, [](M B) { return M(1) / B; },
-            [](auto B) { return hn::Div(splat<decltype(B)>(1), B); });
-      } else if (E == M(-2)) {
-        unaryKernel<T>(
-            Iter, [](M B) { return M(1) / (B * B); },
-            [](auto B) {
-              return hn::Div(splat<decltype(B)>(1), hn::Mul(B, B));
-            });
-      } else {
-        unaryScalarKernel<T>(Iter, [E](M B) { return std::pow(B, E); });
-      }
-    }
-  });
-}
 } // namespace HWY_NAMESPACE
 } // namespace sk
 HWY_AFTER_NAMESPACE();
@@ -462,8 +381,6 @@ HWY_EXPORT(mul_Scalar_outImpl);
 HWY_EXPORT(div_outImpl);
 HWY_EXPORT(div_out_modeImpl);
 HWY_EXPORT(div_Scalar_outImpl);
-HWY_EXPORT(pow_Tensor_Tensor_outImpl);
-HWY_EXPORT(pow_Tensor_Scalar_outImpl);
 
 //===----------------------------------------------------------------------===//
 // add, sub
@@ -596,34 +513,5 @@ SK_IMPL_FUNC(div_Scalar_out)
   HWY_DYNAMIC_DISPATCH(div_Scalar_outImpl)(*this, self, other);
 }
 
-//===----------------------------------------------------------------------===//
-// pow
-//===----------------------------------------------------------------------===//
-
-SK_META_FUNC(pow, Tensor_Tensor)(const Tensor &self, const Tensor &exponent) {
-  build_borrowing_binary_op(maybe_get_output(), self, exponent);
-}
-
-SK_IMPL_FUNC(pow_Tensor_Tensor_out)
-(const Tensor &self, const Tensor &exponent, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(pow_Tensor_Tensor_outImpl)(*this);
-}
-
-SK_META_FUNC(pow, Tensor_Scalar)(const Tensor &self, const Scalar &exponent) {
-  // NumPy's rule.
-  SK_CHECK(!(isIntegralType(self.dtype(), /*IncludeBool=*/true) &&
-             exponent.isIntegral(/*IncludeBool=*/true) &&
-             exponent.toLong() < 0),
-           "Integers to negative integer powers are not allowed.");
-  TensorIteratorConfig Config;
-  build(
-      scalarOpConfig(Config, maybe_get_output(), self,
-                     scalarOpDtype(self, exponent, /*IntegerToFloat=*/false)));
-}
-
-SK_IMPL_FUNC(pow_Tensor_Scalar_out)
-(const Tensor &self, const Scalar &exponent, const Tensor &out) {
-  HWY_DYNAMIC_DISPATCH(pow_Tensor_Scalar_outImpl)(*this, self, exponent);
-}
 } // namespace sk
 #endif // HWY_ONCE

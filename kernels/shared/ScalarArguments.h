@@ -17,6 +17,7 @@
 #include "sk/core/OptionalRef.h"
 #include "sk/core/Scalar.h"
 #include "sk/core/Tensor.h"
+#include "sk/iter/TensorIterator.h"
 #include "sk/iter/TypePromotion.h"
 
 #include <cstdint>
@@ -42,6 +43,28 @@ inline ScalarType scalarOpDtype(const Tensor &Self, const Scalar &Other,
   if (IntegerToFloat && isIntegralType(Dtype, /*IncludeBool=*/true))
     Dtype = get_default_dtype();
   return Dtype;
+}
+
+/// Configures \p Config for `Out = Self op <Scalar>` computed in \p Dtype;
+/// see Note [Scalar operands kept out of the iterator] in
+/// cpu/BinaryOps.cpp. A given output
+/// must be castable from \p Dtype.
+inline TensorIteratorConfig &scalarOpConfig(TensorIteratorConfig &Config,
+                                            const Tensor &Out,
+                                            const Tensor &Self,
+                                            ScalarType Dtype) {
+  if (Out.defined() && Out.dtype() != Dtype) {
+    SK_CHECK(canCast(Dtype, Out.dtype()), "result type ",
+             detail::typeName(Dtype),
+             " can't be cast to the desired output "
+             "type ",
+             detail::typeName(Out.dtype()));
+  }
+  return Config.set_check_mem_overlap(true)
+      .cast_common_dtype_to_outputs(true)
+      .declare_static_dtype(Dtype)
+      .add_output(Out)
+      .add_input(Self);
 }
 
 /// The dtype of clamp(self, min, max) with Scalar bounds: self's when it

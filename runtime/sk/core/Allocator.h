@@ -24,14 +24,21 @@ namespace sk {
 
 using DeleterFn = void (*)(void *);
 
-/// Owning pointer to device memory.
+/// Owning pointer to device memory: the data, and a context that the
+/// deleter frees (c10::DataPtr). The context is the data itself for memory
+/// of its own; memory inside something larger (a mapped file, a DLPack
+/// tensor) has that larger thing as its context.
 class DataPtr {
 public:
   DataPtr() : DataPtr(nullptr, nullptr, kCPU) {}
   DataPtr(void *Ptr, DeleterFn Deleter, Device Dev)
-      : Ptr(Ptr), Deleter(Deleter), Dev(Dev) {}
-  DataPtr(DataPtr &&O) noexcept : Ptr(O.Ptr), Deleter(O.Deleter), Dev(O.Dev) {
+      : DataPtr(Ptr, Ptr, Deleter, Dev) {}
+  DataPtr(void *Ptr, void *Ctx, DeleterFn Deleter, Device Dev)
+      : Ptr(Ptr), Ctx(Ctx), Deleter(Deleter), Dev(Dev) {}
+  DataPtr(DataPtr &&O) noexcept
+      : Ptr(O.Ptr), Ctx(O.Ctx), Deleter(O.Deleter), Dev(O.Dev) {
     O.Ptr = nullptr;
+    O.Ctx = nullptr;
   }
   DataPtr &operator=(DataPtr &&O) noexcept {
     DataPtr(std::move(O)).swap(*this);
@@ -40,21 +47,26 @@ public:
   DataPtr(const DataPtr &) = delete;
   DataPtr &operator=(const DataPtr &) = delete;
   ~DataPtr() {
-    if (Ptr && Deleter)
-      Deleter(Ptr);
+    if (Ctx && Deleter)
+      Deleter(Ctx);
   }
 
   void *get() const { return Ptr; }
+  void *context() const { return Ctx; }
+  DeleterFn deleter() const { return Deleter; }
   Device device() const { return Dev; }
   explicit operator bool() const { return Ptr != nullptr; }
+
   void swap(DataPtr &O) noexcept {
     std::swap(Ptr, O.Ptr);
+    std::swap(Ctx, O.Ctx);
     std::swap(Deleter, O.Deleter);
     std::swap(Dev, O.Dev);
   }
 
 private:
   void *Ptr;
+  void *Ctx;
   DeleterFn Deleter;
   Device Dev;
 };

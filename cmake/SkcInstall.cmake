@@ -9,6 +9,10 @@
 #                      SKC_ENABLE_CUDA; it needs the CUDA toolkit, so the
 #                      package loads it only where find_package(CUDAToolkit)
 #                      succeeds (COMPONENTS CUDA makes that required);
+#   skcSerializeTargets skc::serialize, checkpoints (safetensors), which
+#                      needs simdjson, so the package loads it only where
+#                      find_package(simdjson) succeeds (COMPONENTS Serialize
+#                      makes that required);
 #   skcLibraryTargets  the compiler's own libraries (skc::Basic, Parse, Sema,
 #                      Emit, and skc::LLVM), loaded only for
 #                      `find_package(skc CONFIG REQUIRED COMPONENTS
@@ -45,6 +49,12 @@ install(TARGETS skc_schema skc_runtime skc_runtime_testing EXPORT skcTargets
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+set_target_properties(skc_serialize PROPERTIES EXPORT_NAME serialize)
+install(TARGETS skc_serialize EXPORT skcSerializeTargets
+  ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+  INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(EXPORT skcSerializeTargets NAMESPACE skc::
+  DESTINATION "${SKC_INSTALL_CMAKEDIR}")
 install(DIRECTORY runtime/sk DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
 

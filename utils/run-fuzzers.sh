@@ -21,13 +21,15 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
     -DCMAKE_BUILD_TYPE=Release -DSKC_ENABLE_FUZZERS=ON
 fi
 cmake --build "$build" -j "$jobs" \
-  --target skc-fuzz-schema skc-fuzz-yaml skc-fuzz-corpus
+  --target skc-fuzz-schema skc-fuzz-yaml skc-fuzz-safetensors skc-fuzz-corpus
 
 fuzz=$build/test/fuzz
 status=0
 # One fuzzer at a time, each with its own -max_len: a func: string is at
-# most a few hundred bytes, a seed file of entries 4 KiB (one lone entry 6).
-for spec in skc-fuzz-schema:1024 skc-fuzz-yaml:8192; do
+# most a few hundred bytes, a seed file of entries 4 KiB (one lone entry 6),
+# a safetensors file of a few tensors under 4 KiB.
+for spec in skc-fuzz-schema:1024 skc-fuzz-yaml:8192 \
+            skc-fuzz-safetensors:4096; do
   name=${spec%%:*}
   max_len=${spec##*:}
   corpus=$fuzz/corpus/$name
@@ -35,7 +37,11 @@ for spec in skc-fuzz-schema:1024 skc-fuzz-yaml:8192; do
   mkdir -p "$corpus" "$artifacts"
   # The first folder is the working corpus, where libFuzzer adds inputs; the
   # seeds and the committed regressions are only read.
-  inputs=("$corpus" "$fuzz/seeds/$name")
+  inputs=("$corpus")
+  # Seeds from PyTorch's files (skc-fuzz-corpus), where the fuzzer has them.
+  if [[ -d "$fuzz/seeds/$name" ]]; then
+    inputs+=("$fuzz/seeds/$name")
+  fi
   if [[ -d "$root/test/fuzz/regressions/$name" ]]; then
     inputs+=("$root/test/fuzz/regressions/$name")
   fi

@@ -15,6 +15,8 @@ packages=(
   # Runtime: SIMD inner loops. Kernel library: matrix products, on OpenBLAS's
   # OpenMP build (one thread pool with the runtime's; cmake/SkcOpenBLAS.cmake).
   libhwy-dev libopenblas-openmp-dev
+  # Checkpoints (runtime/sk/serialize): safetensors headers are JSON.
+  libsimdjson-dev
   # Build and test drivers.
   cmake ninja-build libgtest-dev libbenchmark-dev python3 python3-venv
 )
@@ -47,6 +49,18 @@ if ! "$tools/bin/python" -c "import pytest_lsp" 2>/dev/null; then
            pytest-lsp==1.0.1 pygls==2.1.1 lsprotocol==2025.0.0 \
            pytest==9.2.0 pytest-asyncio==1.5.0; }; then
     echo "setup: could not install pytest-lsp; its test will be skipped"
+  fi
+fi
+
+# Python's safetensors (the format's reference implementation) and numpy,
+# beside pytest-lsp, for the safetensors compatibility test, which skips,
+# saying why, when they cannot be installed.
+if ! "$tools/bin/python" -c "import safetensors.numpy" 2>/dev/null; then
+  echo "setup: installing safetensors and numpy into $tools"
+  if ! { [[ -x "$tools/bin/pip" ]] || python3 -m venv "$tools"; } ||
+     ! "$tools/bin/pip" install --quiet --disable-pip-version-check \
+         safetensors==0.8.0 numpy==2.4.6; then
+    echo "setup: could not install safetensors; its test will be skipped"
   fi
 fi
 

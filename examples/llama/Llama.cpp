@@ -19,8 +19,11 @@
 
 #include "sk/ops/Factories.h"
 #include "sk/ops/Views.h"
+#include "sk/serialize/Safetensors.h"
+#include "sk/util/Exception.h"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 using namespace sk;
@@ -81,14 +84,55 @@ LlamaModel::LlamaModel(const LlamaConfig &Config, TensorOptions Options,
   Output = makeWeight({Config.VocabSize, D}, Options, Gen);
 }
 
-std::vector<Tensor> LlamaModel::parameters() const {
-  std::vector<Tensor> Params{TokEmbeddings};
-  for (const LlamaLayer &L : Layers)
-    Params.insert(Params.end(), {L.AttnNorm, L.Wq, L.Wk, L.Wv, L.Wo, L.FFNNorm,
-                                 L.WGate, L.WDown, L.WUp});
-  Params.push_back(Norm);
-  Params.push_back(Output);
+template <typename Model, typename Callback>
+void LlamaModel::forEachParameter(Model &M, Callback Fn) {
+  Fn("model.embed_tokens.weight", M.TokEmbeddings);
+  for (size_t I = 0; I != M.Layers.size(); ++I) {
+    auto &L = M.Layers[I];
+    const std::string P = "model.layers." + std::to_string(I) + ".";
+    Fn(P + "self_attn.q_proj.weight", L.Wq);
+    Fn(P + "self_attn.k_proj.weight", L.Wk);
+    Fn(P + "self_attn.v_proj.weight", L.Wv);
+    Fn(P + "self_attn.o_proj.weight", L.Wo);
+    Fn(P + "mlp.gate_proj.weight", L.WGate);
+    Fn(P + "mlp.up_proj.weight", L.WUp);
+    Fn(P + "mlp.down_proj.weight", L.WDown);
+    Fn(P + "input_layernorm.weight", L.AttnNorm);
+    Fn(P + "post_attention_layernorm.weight", L.FFNNorm);
+  }
+  Fn("model.norm.weight", M.Norm);
+  Fn("lm_head.weight", M.Output);
+}
+
+std::vector<std::pair<std::string, Tensor>>
+LlamaModel::namedParameters() const {
+  std::vector<std::pair<std::string, Tensor>> Params;
+  forEachParameter(*this, [&](std::string Name, const Tensor &T) {
+    Params.emplace_back(std::move(Name), T);
+  });
   return Params;
+}
+
+std::vector<Tensor> LlamaModel::parameters() const {
+  std::vector<Tensor> Params;
+  for (auto &[Name, T] : namedParameters())
+    Params.push_back(T);
+  return Params;
+}
+
+void LlamaModel::loadParameters(const std::map<std::string, Tensor> &Weights) {
+  SK_CHECK(Weights.size() == Layers.size() * 9 + 3, "a Llama model of ",
+           Layers.size(), " layers has ", Layers.size() * 9 + 3,
+           " parameters, but the checkpoint has ", Weights.size(), " tensors");
+  forEachParameter(*this, [&](const std::string &Name, Tensor &T) {
+    auto It = Weights.find(Name);
+    SK_CHECK(It != Weights.end(), "the checkpoint has no tensor '", Name, "'");
+    SK_CHECK(It->second.sizes() == T.sizes(), "the checkpoint's '", Name,
+             "' is ", It->second.sizes(), ", where the model's is ", T.sizes());
+    T = It->second;
+  });
+  Options = Options.dtype(TokEmbeddings.dtype())
+                .device(TokEmbeddings.device());
 }
 
 int64_t LlamaModel::numParameters() const {
@@ -103,6 +147,47 @@ uint64_t LlamaModel::numParameterBytes() const {
   for (const Tensor &P : parameters())
     N += P.nbytes();
   return N;
+}
+
+// Note [The 70B skeleton checkpoint]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Llama-2-70b-hf's checkpoint: the model's state dict, in order, split
+// into shards of at most 10 GB as Hugging Face's split_torch_state_dict_
+// into_shards does (a tensor that would take a shard past the limit starts
+// the next), named model-0000N-of-00015.safetensors, with an index
+// model.safetensors.index.json. The shards are skeletons: complete
+// headers over 138 GB of holes, which take no disk space where the file
+// system supports holes, and which the demo never reads.
+
+/// The checkpoint's largest shard, in bytes.
+static constexpr uint64_t kMaxShardBytes = 10'000'000'000;
+
+std::string saveSkeletonCheckpoint(const LlamaModel &Model,
+                                   const std::string &Dir) {
+  std::vector<std::map<std::string, Tensor>> Shards(1);
+  uint64_t ShardBytes = 0, Total = 0;
+  for (auto &[Name, T] : Model.namedParameters()) {
+    if (ShardBytes && ShardBytes + T.nbytes() > kMaxShardBytes) {
+      Shards.emplace_back();
+      ShardBytes = 0;
+    }
+    Shards.back().emplace(Name, T);
+    ShardBytes += T.nbytes();
+    Total += T.nbytes();
+  }
+  std::map<std::string, std::string> WeightMap;
+  for (size_t I = 0; I != Shards.size(); ++I) {
+    char File[64];
+    std::snprintf(File, sizeof File, "model-%05zu-of-%05zu.safetensors", I + 1,
+                  Shards.size());
+    safetensors::save_skeleton_file(Shards[I], Dir + "/" + File,
+                                        {{"format", "pt"}});
+    for (const auto &Entry : Shards[I])
+      WeightMap.emplace(Entry.first, File);
+  }
+  std::string Index = Dir + "/model.safetensors.index.json";
+  safetensors::save_index_file(WeightMap, Index, Total);
+  return Index;
 }
 
 /// x * rsqrt(mean(x^2, -1, keepdim) + eps) * weight, in the model's dtype.

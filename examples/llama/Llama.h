@@ -21,6 +21,9 @@
 #include "sk/core/TensorOptions.h"
 
 #include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace sk {
@@ -82,6 +85,14 @@ public:
 
   /// Every parameter tensor, embedding first and LM head last.
   std::vector<sk::Tensor> parameters() const;
+  /// The same, each with its name in Hugging Face's Llama checkpoints
+  /// ("model.layers.0.self_attn.q_proj.weight"), in their state dicts'
+  /// order.
+  std::vector<std::pair<std::string, sk::Tensor>> namedParameters() const;
+  /// Replaces every parameter with the tensor of its name in \p Weights,
+  /// which must have the parameter's sizes; the model takes their dtype
+  /// and device.
+  void loadParameters(const std::map<std::string, sk::Tensor> &Weights);
   int64_t numParameters() const;
   /// What the parameters take in their dtype.
   uint64_t numParameterBytes() const;
@@ -94,6 +105,10 @@ private:
                        const sk::Tensor &Cos, const sk::Tensor &Sin,
                        const sk::Tensor &Mask) const;
   sk::Tensor feedForward(const LlamaLayer &L, const sk::Tensor &X) const;
+  /// Calls \p Fn(Name, Parameter) for every parameter, in
+  /// namedParameters()' order: the one list of names and members.
+  template <typename Model, typename Callback>
+  static void forEachParameter(Model &M, Callback Fn);
 
   LlamaConfig Config;
   sk::TensorOptions Options;
@@ -102,6 +117,14 @@ private:
   sk::Tensor Norm;   ///< [Dim]
   sk::Tensor Output; ///< [VocabSize, Dim]
 };
+
+/// Writes \p Model's parameters as a skeleton checkpoint laid out as
+/// Hugging Face's Llama checkpoints are, into the directory \p Dir: shards
+/// of at most 10 GB whose data is a hole, and model.safetensors.index.json
+/// (Note [The 70B skeleton checkpoint] in Llama.cpp); returns the index's
+/// path.
+std::string saveSkeletonCheckpoint(const LlamaModel &Model,
+                                   const std::string &Dir);
 
 } // namespace llama
 

@@ -2,8 +2,8 @@
 #
 # Two export sets, both under the skc:: namespace:
 #   skcTargets         skc::skc (the compiler) and skc::runtime: all a kernel
-#                      library needs, with OpenMP and Highway as its only
-#                      dependencies;
+#                      library needs, with OpenMP, Highway and DLPack's
+#                      header as its only dependencies;
 #   skcCUDATargets     skc::runtime_cuda, the runtime's CUDA backend (with
 #                      its registration object), when skc was built with
 #                      SKC_ENABLE_CUDA; it needs the CUDA toolkit, so the

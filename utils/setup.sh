@@ -16,7 +16,8 @@ packages=(
   # OpenMP build (one thread pool with the runtime's; cmake/SkcOpenBLAS.cmake).
   libhwy-dev libopenblas-openmp-dev
   # Checkpoints (runtime/sk/serialize): safetensors headers are JSON.
-  libsimdjson-dev
+  # Interop (runtime/sk/interop): DLPack's header.
+  libsimdjson-dev libdlpack-dev
   # Build and test drivers.
   cmake ninja-build libgtest-dev libbenchmark-dev python3 python3-venv
 )

@@ -22,7 +22,9 @@
 
 #include "sk/core/Allocator.h"
 #include "sk/core/EmptyTensor.h"
+#include "sk/interop/DLPack.h"
 #include "sk/ops/Factories.h"
+#include "sk/serialize/Safetensors.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -198,5 +200,19 @@ int main() {
   });
   // No CPU kernel: the dispatcher says so.
   run("negate(x)", [&] { return consumer::negate(X); });
+
+  // A checkpoint (skc::serialize): the results saved, loaded back mapped
+  // and onto meta; and the runtime's DLPack exchange.
+  const std::string Checkpoint = "consumer.safetensors";
+  sk::safetensors::save_file(
+      {{"scaled", consumer::scale(X, 2.0)}, {"y", Y}}, Checkpoint,
+      {{"format", "pt"}});
+  run("load_file scaled",
+      [&] { return sk::safetensors::load_file(Checkpoint).at("scaled"); });
+  run("load_file y onto meta", [&] {
+    return sk::safetensors::load_file(Checkpoint, sk::kMeta).at("y");
+  });
+  run("fromDLPack(toDLPack(x.t()))",
+      [&] { return sk::fromDLPack(sk::toDLPack(X.t())); });
   return 0;
 }

@@ -44,12 +44,13 @@
 /// ones on the AVX-512 machines measured (docs/performance.md), while
 /// arithmetic-bound kernels (exp, gelu, softmax) gain from AVX-512. PyTorch
 /// makes the same split: REGISTER_DISPATCH runs a kernel's AVX2 build on
-/// AVX-512 CPUs unless the kernel opts in. Here a kernel source bound by
-/// bandwidth (ReduceOps.cpp) redefines HWY_DISABLED_TARGETS as the
-/// library's SKC_HWY_DISABLED_TARGETS and the AVX-512 targets, before its
-/// first include: Highway then compiles it without them, and its dispatch,
-/// which masks the CPU's targets with the file's own
-/// (hwy::ChosenTarget::GetIndex), picks AVX2.
+/// AVX-512 CPUs unless the kernel opts in. Here a source bound by
+/// bandwidth (ReduceOps.cpp, BinaryOps.cpp, CompareOps.cpp,
+/// sk/iter/CopyBytes.cpp) redefines HWY_DISABLED_TARGETS as
+/// SKC_HWY_DISABLED_TARGETS (skc_use_runtime_arch_flags defines it) and the
+/// AVX-512 targets, before its first include: Highway then compiles it
+/// without them, and its dispatch, which masks the CPU's targets with the
+/// file's own (hwy::ChosenTarget::GetIndex), picks AVX2.
 ///
 //===----------------------------------------------------------------------===//
 

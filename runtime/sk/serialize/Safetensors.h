@@ -95,7 +95,8 @@ enum class LoadMode {
 class MappedFile;
 
 /// An open safetensors file (safetensors.safe_open): its header, and its
-/// data mapped on first use.
+/// data mapped on first use. One SafeOpen is for one thread at a time; the
+/// tensors it gives are independent of it and of each other.
 class SafeOpen {
 public:
   /// Reads and checks \p Path's header.

@@ -204,9 +204,8 @@ int main() {
   // A checkpoint (skc::serialize): the results saved, loaded back mapped
   // and onto meta; and the runtime's DLPack exchange.
   const std::string Checkpoint = "consumer.safetensors";
-  sk::safetensors::save_file(
-      {{"scaled", consumer::scale(X, 2.0)}, {"y", Y}}, Checkpoint,
-      {{"format", "pt"}});
+  sk::safetensors::save_file({{"scaled", consumer::scale(X, 2.0)}, {"y", Y}},
+                             Checkpoint, {{"format", "pt"}});
   run("load_file scaled",
       [&] { return sk::safetensors::load_file(Checkpoint).at("scaled"); });
   run("load_file y onto meta", [&] {

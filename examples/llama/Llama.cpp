@@ -131,8 +131,7 @@ void LlamaModel::loadParameters(const std::map<std::string, Tensor> &Weights) {
              "' is ", It->second.sizes(), ", where the model's is ", T.sizes());
     T = It->second;
   });
-  Options = Options.dtype(TokEmbeddings.dtype())
-                .device(TokEmbeddings.device());
+  Options = Options.dtype(TokEmbeddings.dtype()).device(TokEmbeddings.device());
 }
 
 int64_t LlamaModel::numParameters() const {
@@ -181,7 +180,7 @@ std::string saveSkeletonCheckpoint(const LlamaModel &Model,
     std::snprintf(File, sizeof File, "model-%05zu-of-%05zu.safetensors", I + 1,
                   Shards.size());
     safetensors::save_skeleton_file(Shards[I], Dir + "/" + File,
-                                        {{"format", "pt"}});
+                                    {{"format", "pt"}});
     for (const auto &Entry : Shards[I])
       WeightMap.emplace(Entry.first, File);
   }

@@ -9,8 +9,8 @@
 /// in bfloat16 from a checkpoint laid out as the real one is (Hugging
 /// Face's 723 tensor names in 15 safetensors shards and an index), whose
 /// shards it writes once as skeletons (their data a hole; Note [The 70B
-/// skeleton checkpoint] in Llama.cpp); loading reads the headers alone. It runs one
-/// forward pass over it for shapes and dtypes, and prints the parameter
+/// skeleton checkpoint] in Llama.cpp); loading reads the headers alone. It runs
+/// one forward pass over it for shapes and dtypes, and prints the parameter
 /// count, the bytes the weights would take, the logits' shape and how long
 /// the load and the pass took. Then it runs a two-layer model of the same
 /// architecture for real on CPU, float32 with seeded random weights, and
@@ -37,10 +37,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <set>
 #include <exception>
 #include <iostream>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -119,8 +119,7 @@ static void runLlama70BOnMeta(const std::string &CheckpointDir) {
   if (::stat(Index.c_str(), &St) != 0) {
     ::mkdir(CheckpointDir.c_str(), 0777);
     llama::saveSkeletonCheckpoint(Model, CheckpointDir);
-    std::cout << "wrote the skeleton checkpoint into " << CheckpointDir
-              << "\n";
+    std::cout << "wrote the skeleton checkpoint into " << CheckpointDir << "\n";
   }
   Clock::time_point Start = Clock::now();
   sk::safetensors::ShardedCheckpoint Checkpoint(Index);

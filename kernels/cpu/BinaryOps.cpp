@@ -36,8 +36,7 @@
 // Streams through memory: AVX2 at most (Note [AVX-512 and bandwidth-bound
 // kernels] in sk/iter/Loops.h). pow, bound by arithmetic, is in Pow.cpp.
 #undef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS                                                   \
-  (SKC_HWY_DISABLED_TARGETS | HWY_AVX3 | HWY_AVX3_DL)
+#define HWY_DISABLED_TARGETS (SKC_HWY_DISABLED_TARGETS | HWY_AVX3 | HWY_AVX3_DL)
 
 #include "NativeFunctions.h"
 

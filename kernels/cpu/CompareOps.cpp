@@ -24,8 +24,7 @@
 // Streams through memory: AVX2 at most (Note [AVX-512 and bandwidth-bound
 // kernels] in sk/iter/Loops.h).
 #undef HWY_DISABLED_TARGETS
-#define HWY_DISABLED_TARGETS                                                   \
-  (SKC_HWY_DISABLED_TARGETS | HWY_AVX3 | HWY_AVX3_DL)
+#define HWY_DISABLED_TARGETS (SKC_HWY_DISABLED_TARGETS | HWY_AVX3 | HWY_AVX3_DL)
 
 #include "NativeFunctions.h"
 
@@ -120,15 +119,14 @@ template <typename M> static inline M clampMax(M X, M Hi) {
   return Hi < X ? Hi : X;
 }
 
-
 /// C ? A : B, as a select of the bits rather than a branch.
 template <typename T> static inline T selectBits(bool C, T A, T B) {
   static_assert(sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0);
   using U = std::conditional_t<
       sizeof(T) == 1, uint8_t,
-      std::conditional_t<sizeof(T) == 2, uint16_t,
-                         std::conditional_t<sizeof(T) == 4, uint32_t,
-                                            uint64_t>>>;
+      std::conditional_t<
+          sizeof(T) == 2, uint16_t,
+          std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
   U BitsA, BitsB;
   std::memcpy(&BitsA, &A, sizeof(T));
   std::memcpy(&BitsB, &B, sizeof(T));

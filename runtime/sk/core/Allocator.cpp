@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace sk {
 
@@ -116,6 +117,11 @@ size_t detail::cachedCPUBlocks(size_t NBytes) {
 void detail::trimCPUBlockCache() { CPUBlockCache::trim(); }
 
 Allocator *getCPUAllocator() { return allocatorSlot(DeviceType::CPU); }
+
+void Allocator::copyData(void *Dst, const void *Src, size_t N) const {
+  if (N)
+    std::memcpy(Dst, Src, N);
+}
 
 Allocator *getAllocator(DeviceType T) {
   Allocator *A = allocatorSlot(T);

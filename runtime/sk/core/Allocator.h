@@ -77,6 +77,10 @@ public:
   /// Allocates \p NBytes; throws sk::Error when memory runs out. Zero bytes
   /// give a null DataPtr.
   virtual DataPtr allocate(size_t NBytes) = 0;
+  /// Copies \p N bytes from one of this allocator's allocations to another
+  /// (c10::Allocator::copy_data): what growing a storage keeps. The default
+  /// is memcpy, for memory the host can read.
+  virtual void copyData(void *Dst, const void *Src, size_t N) const;
 };
 
 /// The allocator for \p T (the CPU allocator is always registered).

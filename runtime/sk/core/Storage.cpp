@@ -7,8 +7,6 @@
 #include "sk/core/Storage.h"
 #include "sk/util/Exception.h"
 
-#include <cstring>
-
 namespace sk {
 
 void StorageImpl::grow(size_t NewBytes) {
@@ -17,15 +15,11 @@ void StorageImpl::grow(size_t NewBytes) {
   SK_CHECK(Resizable && Alloc,
            "Trying to resize storage that is not resizable (it was created "
            "from external memory)");
-  // The old bytes are copied on the host, which cannot read device memory;
-  // an empty storage has none. TODO: a copy hook on Allocator
-  // (c10::Allocator::copy_data) for CUDA.
-  SK_CHECK_NOT_IMPLEMENTED(NBytes == 0 || !Data.device().is_cuda(),
-                           "resize_(): growing the storage of a tensor on '",
-                           Data.device(), "' is not supported yet");
+  // The allocator copies the old bytes: a device's memory may be one the
+  // host cannot read.
   DataPtr NewData = Alloc->allocate(NewBytes);
   if (NBytes && Data)
-    std::memcpy(NewData.get(), Data.get(), NBytes);
+    Alloc->copyData(NewData.get(), Data.get(), NBytes);
   Data = std::move(NewData);
   NBytes = NewBytes;
 }

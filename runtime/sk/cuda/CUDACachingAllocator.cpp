@@ -43,6 +43,7 @@
 
 #include "sk/cuda/CUDACachingAllocator.h"
 #include "sk/cuda/CUDAException.h"
+#include "sk/cuda/CUDAGuard.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -146,6 +147,20 @@ public:
     B->Allocated = true;
     Cache.Stats.AllocatedBytes += B->Size;
     return DataPtr(B->Ptr, &freeBlock, Device(DeviceType::CUDA, Dev));
+  }
+
+  /// Device to device, ordered on the current stream of the device that
+  /// holds \p Src, after the kernels that wrote it; \p Src's block goes back
+  /// to the cache for that stream, so nothing reuses it before the copy.
+  void copyData(void *Dst, const void *Src, size_t N) const override {
+    if (!N)
+      return;
+    cudaPointerAttributes Attributes;
+    SK_CUDA_CHECK(cudaPointerGetAttributes(&Attributes, Src));
+    DeviceIndex Dev = static_cast<DeviceIndex>(Attributes.device);
+    CUDAGuard Guard(Device(DeviceType::CUDA, Dev));
+    SK_CUDA_CHECK(cudaMemcpyAsync(Dst, Src, N, cudaMemcpyDeviceToDevice,
+                                  getCurrentCUDAStream(Dev).stream()));
   }
 
   void free(void *Ptr) noexcept {

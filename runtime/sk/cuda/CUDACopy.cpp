@@ -24,7 +24,8 @@
 /// side, under a guard for that device. Device-to-host copies then wait for
 /// that stream (the host memory is pageable, and the caller reads it next);
 /// host-to-device copies from pageable memory return once cudart has taken
-/// the bytes, so the host buffer may go. Copies between two devices wait
+/// the bytes, so the host buffer may go (a large one through the runtime's
+/// own pinned buffers, Note [Pinned staging]). Copies between two devices wait
 /// for the source device's current stream first and for the destination's
 /// after, since neither stream orders the other. non_blocking is accepted
 /// and ignored.
@@ -33,14 +34,18 @@
 
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAFill.h"
+#include "sk/cuda/CUDAFunctions.h"
 #include "sk/cuda/CUDAGuard.h"
 #include "sk/cuda/CUDAKernels.h"
 #include "sk/cuda/CUDAStream.h"
 
 #include "sk/core/EmptyTensor.h"
+#include "sk/iter/CopyBytes.h"
 #include "sk/ops/Convert.h"
 
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace sk {
 namespace cuda {
@@ -81,12 +86,83 @@ static void copyToHost(void *Dst, const void *Src, size_t N, Device Dev) {
   Stream.synchronize();
 }
 
+// Note [Pinned staging]
+// ~~~~~~~~~~~~~~~~~~~~~
+// The device reads host memory by DMA from pinned pages only; cudart copies
+// pageable memory (a mapped checkpoint, a tensor of the CPU allocator)
+// through a staging buffer of its own, one block after the other. A large
+// copy goes through two pinned buffers per device of the runtime's
+// instead, double-buffered: the host fills one (copyBytes) while the
+// device reads the other, and an event recorded after each transfer says
+// when its buffer is free again. The copy returns once the last chunk is
+// queued: the source is no longer read, and the next copy waits on the
+// events before it reuses a buffer. Unmeasured on a GPU yet.
+
+namespace {
+/// Two pinned buffers of one device, and when each was last read.
+struct PinnedStaging {
+  static constexpr size_t kChunkBytes = size_t(8) << 20;
+  std::mutex Mutex;
+  void *Buffers[2] = {nullptr, nullptr};
+  cudaEvent_t Read[2] = {nullptr, nullptr};
+
+  PinnedStaging() {
+    for (int I = 0; I < 2; ++I) {
+      SK_CUDA_CHECK(
+          cudaHostAlloc(&Buffers[I], kChunkBytes, cudaHostAllocDefault));
+      SK_CUDA_CHECK(cudaEventCreateWithFlags(&Read[I], cudaEventDisableTiming));
+    }
+  }
+};
+
+/// Copies from pageable memory of at least this size are staged.
+constexpr size_t kStagingThreshold = size_t(4) << 20;
+} // namespace
+
+/// The staging buffers of device \p Dev, made on first use and kept for
+/// the process.
+static PinnedStaging &stagingOf(DeviceIndex Dev) {
+  static std::mutex Mutex;
+  static PinnedStaging *Slots[kMaxCUDADevices] = {};
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Slots[Dev])
+    Slots[Dev] = new PinnedStaging;
+  return *Slots[Dev];
+}
+
+/// Whether the device cannot read \p P by DMA: host memory not pinned.
+static bool isPageable(const void *P) {
+  cudaPointerAttributes Attributes;
+  if (cudaPointerGetAttributes(&Attributes, P) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  return Attributes.type == cudaMemoryTypeUnregistered;
+}
+
 /// Copies \p N bytes from host \p Src to the device memory \p Dst on \p Dev.
 static void copyToDevice(void *Dst, const void *Src, size_t N, Device Dev) {
   CUDAGuard Guard(Dev);
   CUDAStream Stream = getCurrentCUDAStream(Dev.index());
-  SK_CUDA_CHECK(
-      cudaMemcpyAsync(Dst, Src, N, cudaMemcpyHostToDevice, Stream.stream()));
+  if (N < kStagingThreshold || !isPageable(Src)) {
+    SK_CUDA_CHECK(
+        cudaMemcpyAsync(Dst, Src, N, cudaMemcpyHostToDevice, Stream.stream()));
+    return;
+  }
+  PinnedStaging &S = stagingOf(Stream.device_index());
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  const auto *From = static_cast<const char *>(Src);
+  auto *To = static_cast<char *>(Dst);
+  int I = 0;
+  for (size_t Offset = 0; Offset < N;
+       Offset += PinnedStaging::kChunkBytes, I ^= 1) {
+    size_t Bytes = std::min(PinnedStaging::kChunkBytes, N - Offset);
+    SK_CUDA_CHECK(cudaEventSynchronize(S.Read[I]));
+    copyBytes(S.Buffers[I], From + Offset, Bytes);
+    SK_CUDA_CHECK(cudaMemcpyAsync(To + Offset, S.Buffers[I], Bytes,
+                                  cudaMemcpyHostToDevice, Stream.stream()));
+    SK_CUDA_CHECK(cudaEventRecord(S.Read[I], Stream.stream()));
+  }
 }
 
 /// Copies \p N bytes between device memory on \p SrcDev and \p DstDev.

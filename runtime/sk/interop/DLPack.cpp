@@ -91,11 +91,11 @@ static ScalarType scalarTypeOf(DLDataType T) {
       return ScalarType::BFloat16;
     break;
   }
-  static constexpr const char *Codes[] = {"int",    "uint",    "float",
-                                          "opaque", "bfloat",  "complex",
-                                          "bool"};
-  std::string Code = T.code < std::size(Codes) ? Codes[T.code]
-                                               : "code " + std::to_string(T.code);
+  static constexpr const char *Codes[] = {
+      "int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
+  std::string Code = T.code < std::size(Codes)
+                         ? Codes[T.code]
+                         : "code " + std::to_string(T.code);
   SK_CHECK(false, "fromDLPack: skc's runtime has no ", int(T.bits), "-bit ",
            Code, " type");
   __builtin_unreachable();
@@ -162,8 +162,9 @@ Tensor fromDLPack(DLManagedTensor *Src) {
     Dev = Device(DeviceType::CUDA, static_cast<int8_t>(D.device.device_id));
     break;
   default:
-    SK_CHECK(false, "fromDLPack: skc's runtime has no device for DLPack's "
-                    "device type ",
+    SK_CHECK(false,
+             "fromDLPack: skc's runtime has no device for DLPack's "
+             "device type ",
              int(D.device.device_type), " (only kDLCPU and kDLCUDA)");
   }
   ScalarType Dtype = scalarTypeOf(D.dtype);
@@ -189,9 +190,8 @@ Tensor fromDLPack(DLManagedTensor *Src) {
                                              elementSize(Dtype));
   char *Data = static_cast<char *>(D.data) + D.byte_offset;
   Storage S = Storage::make(DataPtr(Data, Src, &deleteImported, Dev), Bytes);
-  return Tensor(IntrusivePtr<TensorImpl>::make(TensorImpl::StridedTag(),
-                                                std::move(S), Dtype, Dev,
-                                                Sizes, Strides));
+  return Tensor(IntrusivePtr<TensorImpl>::make(
+      TensorImpl::StridedTag(), std::move(S), Dtype, Dev, Sizes, Strides));
 }
 
 } // namespace sk

@@ -185,8 +185,8 @@ Header parseHeader(std::string_view FileName, std::string_view Json,
   H.DataStart = 8 + Json.size();
   H.FileBytes = FileBytes;
   SK_CHECK(H.DataStart <= FileBytes, "safetensors file '", FileName,
-           "': a header of ", Json.size(), " bytes does not fit in ",
-           FileBytes, " bytes");
+           "': a header of ", Json.size(), " bytes does not fit in ", FileBytes,
+           " bytes");
 
   // A parser keeps its buffers for the next document: one per thread.
   thread_local simdjson::dom::parser Parser;
@@ -243,9 +243,8 @@ Header parseHeader(std::string_view FileName, std::string_view Json,
                         "', which safetensors does not define");
     }
     Info.Dtype = *Dtype;
-    Info.Shape =
-        readCounts(Errors, Name, requireMember(Errors, Name, Fields, "shape"),
-                   "shape");
+    Info.Shape = readCounts(
+        Errors, Name, requireMember(Errors, Name, Fields, "shape"), "shape");
     std::vector<int64_t> Offsets = readCounts(
         Errors, Name, requireMember(Errors, Name, Fields, "data_offsets"),
         "data_offsets");
@@ -270,9 +269,8 @@ Header parseHeader(std::string_view FileName, std::string_view Json,
       Errors.failTensor(Name, "has too many bytes for its shape");
     if (Info.End - Info.Begin != Bytes)
       Errors.failTensor(Name, "takes bytes [", Info.Begin, ", ", Info.End,
-                        "), ", Info.End - Info.Begin, " of them, but ",
-                        Numel, " elements of ", DtypeName, " are ", Bytes,
-                        " bytes");
+                        "), ", Info.End - Info.Begin, " of them, but ", Numel,
+                        " elements of ", DtypeName, " are ", Bytes, " bytes");
     H.Tensors.push_back(std::move(Info));
   }
 
@@ -305,10 +303,9 @@ Header parseHeader(std::string_view FileName, std::string_view Json,
     Errors.fail("the tensors take ", Next, " bytes of data, but the file has ",
                 DataBytes);
 
-  std::sort(H.Tensors.begin(), H.Tensors.end(),
-            [](const TensorInfo &A, const TensorInfo &B) {
-              return A.Name < B.Name;
-            });
+  std::sort(
+      H.Tensors.begin(), H.Tensors.end(),
+      [](const TensorInfo &A, const TensorInfo &B) { return A.Name < B.Name; });
   for (size_t I = 1; I < H.Tensors.size(); ++I)
     if (H.Tensors[I].Name == H.Tensors[I - 1].Name)
       Errors.failTensor(H.Tensors[I].Name, "appears twice");
@@ -421,8 +418,8 @@ Header readHeader(const std::string &Path, int Fd, uint64_t FileBytes) {
            "': its header length, ", Length, " bytes, is over the limit of ",
            kMaxHeaderBytes);
   SK_CHECK(Length <= FileBytes - 8, "safetensors file '", Path,
-           "': its header length, ", Length, " bytes, runs past the end of the ",
-           FileBytes, "-byte file");
+           "': its header length, ", Length,
+           " bytes, runs past the end of the ", FileBytes, "-byte file");
   // Room for simdjson's padding, so that it parses the header in place.
   std::string Json(static_cast<size_t>(Length) + simdjson::SIMDJSON_PADDING,
                    '\0');
@@ -470,10 +467,10 @@ MappedFile &SafeOpen::mapping() {
     auto [Fd, FileBytes] = openForReading(Path);
     FileDescriptor Guard(Fd);
     SK_CHECK(FileBytes == Head.FileBytes, "safetensors file '", Path,
-             "' changed since it was opened: ", Head.FileBytes,
-             " bytes then, ", FileBytes, " now");
-    Mapping = std::make_shared<MappedFile>(Path, Fd,
-                                           static_cast<size_t>(FileBytes));
+             "' changed since it was opened: ", Head.FileBytes, " bytes then, ",
+             FileBytes, " now");
+    Mapping =
+        std::make_shared<MappedFile>(Path, Fd, static_cast<size_t>(FileBytes));
   }
   return *Mapping;
 }
@@ -508,8 +505,8 @@ Tensor SafeOpen::load(const TensorInfo &Info, Device Dev, LoadMode Mode) {
   Storage S = Storage::make(DataPtr(Data, Ref, &releaseMapping, kCPU), Bytes);
   int64_t Numel = static_cast<int64_t>(Bytes / elementSize(Info.Dtype));
   return Tensor(IntrusivePtr<TensorImpl>::make(TensorImpl::ContiguousTag(),
-                                                std::move(S), Info.Dtype, kCPU,
-                                                Info.Shape, Numel));
+                                               std::move(S), Info.Dtype, kCPU,
+                                               Info.Shape, Numel));
 }
 
 std::map<std::string, Tensor> load_file(const std::string &Path, Device Dev,
@@ -590,8 +587,8 @@ public:
     ::fchmod(Fd.get(), 0666 & ~Mask);
     SK_CHECK(::close(Fd.release()) == 0, "cannot write '", Path,
              "': ", systemError());
-    SK_CHECK(::rename(Temp.c_str(), Path.c_str()) == 0, "cannot rename '",
-             Temp, "' to '", Path, "': ", systemError());
+    SK_CHECK(::rename(Temp.c_str(), Path.c_str()) == 0, "cannot rename '", Temp,
+             "' to '", Path, "': ", systemError());
     Committed = true;
   }
 
@@ -613,10 +610,10 @@ struct Planned {
 /// elements first, then by name, as the reference writer lays them out, so
 /// that every tensor starts at a multiple of its element size. The header
 /// is padded with spaces to a multiple of 8 bytes.
-static std::string
-planFile(const std::string &Path, const std::map<std::string, Tensor> &Tensors,
-         const std::map<std::string, std::string> &Metadata,
-         std::vector<Planned> &Plan) {
+static std::string planFile(const std::string &Path,
+                            const std::map<std::string, Tensor> &Tensors,
+                            const std::map<std::string, std::string> &Metadata,
+                            std::vector<Planned> &Plan) {
   for (const auto &[Name, T] : Tensors) {
     SK_CHECK(T.defined(), "cannot write '", Path, "': tensor '", Name,
              "' is undefined");
@@ -699,7 +696,8 @@ void save_file(const std::map<std::string, Tensor> &Tensors,
   for (const Planned &P : Plan) {
     if (!P.T->numel())
       continue;
-    Tensor Host = P.T->is_cpu() ? P.T->contiguous() : P.T->to(kCPU).contiguous();
+    Tensor Host =
+        P.T->is_cpu() ? P.T->contiguous() : P.T->to(kCPU).contiguous();
     writeAll(Path, File.fd(), Host.data_ptr(), Host.nbytes());
   }
   File.commit();
@@ -713,8 +711,8 @@ void save_skeleton_file(const std::map<std::string, Tensor> &Tensors,
   AtomicFile File(Path);
   writeAll(Path, File.fd(), headerBytes(Json).data(), 8 + Json.size());
   uint64_t DataBytes = Plan.empty() ? 0 : Plan.back().End;
-  SK_CHECK(::ftruncate(File.fd(), static_cast<off_t>(8 + Json.size() +
-                                                     DataBytes)) == 0,
+  SK_CHECK(::ftruncate(File.fd(),
+                       static_cast<off_t>(8 + Json.size() + DataBytes)) == 0,
            "cannot write '", Path, "': ", systemError());
   File.commit();
 }
@@ -759,10 +757,10 @@ ShardedCheckpoint::ShardedCheckpoint(const std::string &Index)
     SK_CHECK(Entry.value.get_string().get(Shard) == simdjson::SUCCESS,
              "safetensors index '", IndexPath, "': the shard of '", Entry.key,
              "' is not a string");
-    SK_CHECK(WeightMap.emplace(std::string(Entry.key), std::string(Shard))
-                 .second,
-             "safetensors index '", IndexPath, "': '", Entry.key,
-             "' appears twice in \"weight_map\"");
+    SK_CHECK(
+        WeightMap.emplace(std::string(Entry.key), std::string(Shard)).second,
+        "safetensors index '", IndexPath, "': '", Entry.key,
+        "' appears twice in \"weight_map\"");
   }
 
   std::string Directory = directoryOf(IndexPath);
@@ -803,9 +801,9 @@ std::map<std::string, Tensor> ShardedCheckpoint::load(Device Dev,
 
 void save_index_file(const std::map<std::string, std::string> &WeightMap,
                      const std::string &Path, uint64_t TotalSize) {
-  std::string Json = "{\n  \"metadata\": {\n    \"total_size\": " +
-                     std::to_string(TotalSize) +
-                     "\n  },\n  \"weight_map\": {";
+  std::string Json =
+      "{\n  \"metadata\": {\n    \"total_size\": " + std::to_string(TotalSize) +
+      "\n  },\n  \"weight_map\": {";
   bool First = true;
   for (const auto &[Name, Shard] : WeightMap) {
     SK_CHECK(isValidUtf8(Name) && isValidUtf8(Shard), "cannot write '", Path,

@@ -146,10 +146,9 @@ void save_file(const std::map<std::string, Tensor> &Tensors,
 /// region of the right size that is a hole (ftruncate): a file for tests
 /// and demos of models too large to hold, whose data reads as zeros and
 /// takes no disk space where the file system supports holes.
-void save_skeleton_file(const std::map<std::string, Tensor> &Tensors,
-                        const std::string &Path,
-                        const std::map<std::string, std::string> &Metadata =
-                            {});
+void save_skeleton_file(
+    const std::map<std::string, Tensor> &Tensors, const std::string &Path,
+    const std::map<std::string, std::string> &Metadata = {});
 
 /// A checkpoint sharded over several files by a Hugging Face index
 /// (`model.safetensors.index.json`: {"metadata": {...}, "weight_map":

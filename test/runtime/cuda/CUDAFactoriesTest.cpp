@@ -85,7 +85,28 @@ TEST_F(CUDAFactoriesTest, Resize_FromEmptyAllocatesOnTheDevice) {
   T.resize_({4});
   T.fill_(3);
   EXPECT_EQ(valuesOf<float>(T.to(kCPU)), std::vector<float>(4, 3.f));
-  // Growing keeps the old bytes, which the host cannot copy yet.
-  SK_EXPECT_ERROR(T.resize_({1000}), "is not supported yet");
+}
+
+TEST_F(CUDAFactoriesTest, Resize_GrowingKeepsTheBytesOnTheDevice) {
+  Tensor T = full({4}, 3.0, TensorOptions(kFloat).device(Cuda));
+  T.resize_({1 << 20});
+  EXPECT_EQ(T.numel(), 1 << 20);
+  std::vector<float> Values = valuesOf<float>(T.narrow(0, 0, 4).to(kCPU));
+  EXPECT_EQ(Values, std::vector<float>(4, 3.f));
+}
+
+// A copy from pageable host memory above the staging threshold goes
+// through the pinned buffers (Note [Pinned staging] in CUDACopy.cpp), in
+// several chunks; twice, so that the second waits on the first's events.
+TEST_F(CUDAFactoriesTest, LargeCopiesFromPageableMemory_ArriveWhole) {
+  Tensor Host = arange(int64_t(5) << 20, TensorOptions(kFloat));
+  for (int Round = 0; Round < 2; ++Round) {
+    Tensor OnDevice = Host.to(Cuda);
+    std::vector<float> Back = valuesOf<float>(OnDevice.to(kCPU));
+    ASSERT_EQ(Back.size(), size_t(5) << 20);
+    for (size_t I = 0; I < Back.size(); I += 4099)
+      ASSERT_EQ(Back[I], float(I)) << I;
+    ASSERT_EQ(Back.back(), float(Back.size() - 1));
+  }
 }
 } // namespace

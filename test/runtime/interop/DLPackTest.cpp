@@ -97,21 +97,24 @@ template <typename Fn> std::string errorOf(Fn F) {
 TEST(DLPackTest, WhatTheRuntimeLacks_IsAnErrorAndLeavesTheTensorAlone) {
   Foreign F;
   F.M.dl_tensor.dtype = {kDLComplex, 64, 1};
-  EXPECT_NE(errorOf([&] { fromDLPack(&F.M); })
-                .find("skc's runtime has no 64-bit complex type"),
+  EXPECT_NE(errorOf([&] {
+              fromDLPack(&F.M);
+            }).find("skc's runtime has no 64-bit complex type"),
             std::string::npos);
   F.M.dl_tensor.dtype = {kDLFloat, 32, 4};
   EXPECT_NE(errorOf([&] { fromDLPack(&F.M); }).find("4 lanes"),
             std::string::npos);
   F.M.dl_tensor.dtype = {kDLFloat, 32, 1};
   F.M.dl_tensor.device = {kDLOpenCL, 0};
-  EXPECT_NE(errorOf([&] { fromDLPack(&F.M); })
-                .find("no device for DLPack's device type 4"),
+  EXPECT_NE(errorOf([&] {
+              fromDLPack(&F.M);
+            }).find("no device for DLPack's device type 4"),
             std::string::npos);
   EXPECT_EQ(F.Deleted, 0);
 
-  EXPECT_NE(errorOf([] { toDLPack(detail::empty_meta({2}, kFloat)); })
-                .find("a meta tensor has no memory to share"),
+  EXPECT_NE(errorOf([] {
+              toDLPack(detail::empty_meta({2}, kFloat));
+            }).find("a meta tensor has no memory to share"),
             std::string::npos);
 }
 

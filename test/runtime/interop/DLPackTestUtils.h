@@ -19,9 +19,9 @@ namespace test {
 
 /// The runtime's dtypes, with c10's names for them.
 inline const std::pair<ScalarType, const char *> Dtypes[] = {
-    {kBool, "Bool"},   {kByte, "Byte"},         {kChar, "Char"},
-    {kShort, "Short"}, {kInt, "Int"},           {kLong, "Long"},
-    {kHalf, "Half"},   {kBFloat16, "BFloat16"}, {kFloat, "Float"},
+    {kBool, "Bool"},    {kByte, "Byte"},         {kChar, "Char"},
+    {kShort, "Short"},  {kInt, "Int"},           {kLong, "Long"},
+    {kHalf, "Half"},    {kBFloat16, "BFloat16"}, {kFloat, "Float"},
     {kDouble, "Double"}};
 
 /// arange(24) as [4, 6], transposed and narrowed to columns 1..3 (strides

@@ -46,7 +46,8 @@ Seen importIntoTorch(DLManagedTensor *M) {
   S.Strides = Imported.strides().vec();
   S.Dtype = c10::toString(Imported.scalar_type());
   at::Tensor Flat = Imported.to(at::kDouble).contiguous().reshape({-1});
-  S.Values.assign(Flat.data_ptr<double>(), Flat.data_ptr<double>() + Flat.numel());
+  S.Values.assign(Flat.data_ptr<double>(),
+                  Flat.data_ptr<double>() + Flat.numel());
   return S;
 }
 

@@ -26,9 +26,9 @@ namespace torchside {
 bool available(std::string &Why);
 
 /// at::toDLPack of a libtorch tensor of dtype \p Dtype, as c10 names it
-/// ("Float", "BFloat16", "Bool", ...): arange(24) as [4, 6], transposed and narrowed
-/// to columns 1..3, so that it has strides and a storage offset. libtorch
-/// keeps its own reference too, counted by torchUseCount().
+/// ("Float", "BFloat16", "Bool", ...): arange(24) as [4, 6], transposed and
+/// narrowed to columns 1..3, so that it has strides and a storage offset.
+/// libtorch keeps its own reference too, counted by torchUseCount().
 DLManagedTensor *exportFromTorch(const std::string &Dtype);
 /// How many references the tensor of the last exportFromTorch has (its own
 /// and DLPack's).

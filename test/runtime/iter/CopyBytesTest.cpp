@@ -24,8 +24,8 @@ void expectCopiesLikeMemcpy() {
   std::vector<uint8_t> Src(kMax + 64), Dst(kMax + 64 + 8);
   for (size_t I = 0; I != Src.size(); ++I)
     Src[I] = static_cast<uint8_t>(I * 131 + 7);
-  std::vector<size_t> Lengths = {0, 1, 63, 4095, 4096, 4097, 5000, 65535,
-                                 size_t(1) << 16};
+  std::vector<size_t> Lengths = {0,    1,    63,    4095,           4096,
+                                 4097, 5000, 65535, size_t(1) << 16};
   for (size_t N = 4096 - 130; N != 4096 + 130; ++N)
     Lengths.push_back(N);
   for (size_t N : Lengths)

@@ -180,8 +180,8 @@ TEST(SafetensorsTest, MappedTensors_ShareTheFileAndNeverWriteIt) {
   A.fill_(1.5);
   EXPECT_EQ(A.data_ptr<float>()[63], 1.5f);
   EXPECT_EQ(readFile(Path), Before);
-  EXPECT_TRUE(sameBytes(st::SafeOpen(Path).get_tensor("a"),
-                        patterned({64}, kFloat)));
+  EXPECT_TRUE(
+      sameBytes(st::SafeOpen(Path).get_tensor("a"), patterned({64}, kFloat)));
 }
 
 TEST(SafetensorsTest, MetaTensors_AreWrittenAsSkeletonsOnly) {
@@ -227,10 +227,9 @@ TEST(SafetensorsTest, UnwritableFiles_LeaveNothingBehind) {
                Error);
   EXPECT_THROW(st::save_file({{"a", Tensor()}}, Dir.file("x.safetensors")),
                Error);
-  EXPECT_THROW(
-      st::save_file({{"\xff\xfe", patterned({2}, kFloat)}},
-                    Dir.file("x.safetensors")),
-      Error);
+  EXPECT_THROW(st::save_file({{"\xff\xfe", patterned({2}, kFloat)}},
+                             Dir.file("x.safetensors")),
+               Error);
   EXPECT_TRUE(Dir.files().empty());
 }
 
@@ -248,8 +247,9 @@ TEST(SafetensorsTest, BadHeaders_NameTheFileAndTheTensor) {
       {"not an object", "[1, 2]", 0, "the header is not a JSON object"},
       {"a tensor that is not an object", R"({"a":3})", 0,
        "tensor 'a': is not an object"},
-      {"an unknown dtype", R"({"a":{"dtype":"F7","shape":[],"data_offsets":[0,0]}})",
-       0, "tensor 'a': has dtype 'F7', which safetensors does not define"},
+      {"an unknown dtype",
+       R"({"a":{"dtype":"F7","shape":[],"data_offsets":[0,0]}})", 0,
+       "tensor 'a': has dtype 'F7', which safetensors does not define"},
       {"a dtype the runtime lacks",
        R"({"a":{"dtype":"F8_E4M3","shape":[1],"data_offsets":[0,1]}})", 1,
        "tensor 'a': has dtype F8_E4M3 (8-bit floats), which skc's runtime "
@@ -278,8 +278,9 @@ TEST(SafetensorsTest, BadHeaders_NameTheFileAndTheTensor) {
       {"a hole", R"({"a":{)" + F32 + R"(,"data_offsets":[4,12]}})", 12,
        "tensor 'a': begins at 4, leaving bytes [0, 4) of the data to no "
        "tensor"},
-      {"a tensor past the end", R"({"a":{)" + F32 + R"(,"data_offsets":[0,8]}})",
-       4, "tensor 'a': ends at byte 8 of the data, past its end at 4"},
+      {"a tensor past the end",
+       R"({"a":{)" + F32 + R"(,"data_offsets":[0,8]}})", 4,
+       "tensor 'a': ends at byte 8 of the data, past its end at 4"},
       {"bytes after the last tensor",
        R"({"a":{)" + F32 + R"(,"data_offsets":[0,8]}})", 16,
        "the tensors take 8 bytes of data, but the file has 16"},
@@ -389,12 +390,10 @@ TEST(SafetensorsPythonTest, FilesRoundTripWithPythonsSafetensors) {
   std::string Output;
   if (runCompatScript("probe", Output) != 0)
     GTEST_SKIP() << "Python's safetensors and numpy are not importable by "
-                 << SKC_PYTHON << " (utils/setup.sh installs them): "
-                 << Output;
+                 << SKC_PYTHON << " (utils/setup.sh installs them): " << Output;
   TempDir Dir;
   std::string FromPython = Dir.file("python.safetensors");
-  ASSERT_EQ(runCompatScript("write '" + FromPython + "'", Output), 0)
-      << Output;
+  ASSERT_EQ(runCompatScript("write '" + FromPython + "'", Output), 0) << Output;
 
   st::SafeOpen File(FromPython);
   EXPECT_EQ(File.metadata().at("written_by"), "safetensors");

@@ -11,6 +11,7 @@
 #include "sk/util/Exception.h"
 
 #include "DLPackTestUtils.h"
+#include "TestUtils.h"
 
 #include <gtest/gtest.h>
 
@@ -84,38 +85,19 @@ TEST(DLPackTest, Import_HonoursByteOffsetNullStridesAndTheDeleter) {
   EXPECT_EQ(F.Deleted, 1);
 }
 
-/// The message of the sk::Error \p Fn throws.
-template <typename Fn> std::string errorOf(Fn F) {
-  try {
-    F();
-  } catch (const Error &E) {
-    return E.what();
-  }
-  return "(no error)";
-}
-
 TEST(DLPackTest, WhatTheRuntimeLacks_IsAnErrorAndLeavesTheTensorAlone) {
   Foreign F;
   F.M.dl_tensor.dtype = {kDLComplex, 64, 1};
-  EXPECT_NE(errorOf([&] {
-              fromDLPack(&F.M);
-            }).find("skc's runtime has no 64-bit complex type"),
-            std::string::npos);
+  SK_EXPECT_ERROR(fromDLPack(&F.M), "skc's runtime has no 64-bit complex type");
   F.M.dl_tensor.dtype = {kDLFloat, 32, 4};
-  EXPECT_NE(errorOf([&] { fromDLPack(&F.M); }).find("4 lanes"),
-            std::string::npos);
+  SK_EXPECT_ERROR(fromDLPack(&F.M), "4 lanes");
   F.M.dl_tensor.dtype = {kDLFloat, 32, 1};
   F.M.dl_tensor.device = {kDLOpenCL, 0};
-  EXPECT_NE(errorOf([&] {
-              fromDLPack(&F.M);
-            }).find("no device for DLPack's device type 4"),
-            std::string::npos);
+  SK_EXPECT_ERROR(fromDLPack(&F.M), "no device for DLPack's device type 4");
   EXPECT_EQ(F.Deleted, 0);
 
-  EXPECT_NE(errorOf([] {
-              toDLPack(detail::empty_meta({2}, kFloat));
-            }).find("a meta tensor has no memory to share"),
-            std::string::npos);
+  SK_EXPECT_ERROR(toDLPack(detail::empty_meta({2}, kFloat)),
+                  "a meta tensor has no memory to share");
 }
 
 } // namespace

@@ -54,8 +54,8 @@ namespace sk {
 HWY_EXPORT(copyBytesImpl);
 
 void copyBytes(void *Dst, const void *Src, size_t N) {
-  // Below rep movsb's threshold, memcpy's own vector code is as fast and
-  // saves the dispatch.
+  // A short copy touches a page or two: memcpy is as fast, and saves the
+  // dispatch.
   if (N < 4096) {
     std::memcpy(Dst, Src, N);
     return;

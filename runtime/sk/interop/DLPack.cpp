@@ -23,30 +23,28 @@ namespace sk {
 // PyTorch 2.x gives bools this code.
 static constexpr uint8_t kDLBoolCode = 6;
 
+namespace {
+/// A runtime dtype and its DLPack type code; the bits are its element
+/// size, with one lane.
+struct DtypeCode {
+  ScalarType Type;
+  uint8_t Code;
+};
+} // namespace
+
+/// Every runtime dtype's DLPack code: both directions read this table.
+static constexpr DtypeCode kDtypeCodes[] = {
+    {ScalarType::Bool, kDLBoolCode}, {ScalarType::Byte, kDLUInt},
+    {ScalarType::Char, kDLInt},      {ScalarType::Short, kDLInt},
+    {ScalarType::Int, kDLInt},       {ScalarType::Long, kDLInt},
+    {ScalarType::Half, kDLFloat},    {ScalarType::BFloat16, kDLBfloat},
+    {ScalarType::Float, kDLFloat},   {ScalarType::Double, kDLFloat}};
+
 /// DLPack's description of \p T.
 static DLDataType dlType(ScalarType T) {
-  auto Make = [](uint8_t Code, size_t Bytes) {
-    return DLDataType{Code, static_cast<uint8_t>(Bytes * 8), 1};
-  };
-  switch (T) {
-  case ScalarType::Bool:
-    return Make(kDLBoolCode, 1);
-  case ScalarType::Byte:
-    return Make(kDLUInt, 1);
-  case ScalarType::Char:
-  case ScalarType::Short:
-  case ScalarType::Int:
-  case ScalarType::Long:
-    return Make(kDLInt, elementSize(T));
-  case ScalarType::Half:
-  case ScalarType::Float:
-  case ScalarType::Double:
-    return Make(kDLFloat, elementSize(T));
-  case ScalarType::BFloat16:
-    return Make(kDLBfloat, 2);
-  default:
-    break;
-  }
+  for (const DtypeCode &E : kDtypeCodes)
+    if (E.Type == T)
+      return DLDataType{E.Code, static_cast<uint8_t>(elementSize(T) * 8), 1};
   SK_CHECK(false, "toDLPack: DLPack has no type for ", toString(T));
   __builtin_unreachable();
 }
@@ -55,42 +53,9 @@ static DLDataType dlType(ScalarType T) {
 static ScalarType scalarTypeOf(DLDataType T) {
   SK_CHECK(T.lanes == 1, "fromDLPack: vector types (", int(T.lanes),
            " lanes) are not supported");
-  switch (T.code) {
-  case kDLBoolCode:
-    if (T.bits == 8)
-      return ScalarType::Bool;
-    break;
-  case kDLUInt:
-    if (T.bits == 8)
-      return ScalarType::Byte;
-    break;
-  case kDLInt:
-    switch (T.bits) {
-    case 8:
-      return ScalarType::Char;
-    case 16:
-      return ScalarType::Short;
-    case 32:
-      return ScalarType::Int;
-    case 64:
-      return ScalarType::Long;
-    }
-    break;
-  case kDLFloat:
-    switch (T.bits) {
-    case 16:
-      return ScalarType::Half;
-    case 32:
-      return ScalarType::Float;
-    case 64:
-      return ScalarType::Double;
-    }
-    break;
-  case kDLBfloat:
-    if (T.bits == 16)
-      return ScalarType::BFloat16;
-    break;
-  }
+  for (const DtypeCode &E : kDtypeCodes)
+    if (E.Code == T.code && elementSize(E.Type) * 8 == T.bits)
+      return E.Type;
   static constexpr const char *Codes[] = {
       "int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
   std::string Code = T.code < std::size(Codes)

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "shared/Indexing.h"
+#include "Functions.h"
 #include "NativeFunctions.h"
 #include "shared/SizesAround.h"
 
@@ -127,28 +128,10 @@ static std::vector<int64_t> countChunks(const Tensor &T, int64_t Chunks) {
   return Counts;
 }
 
+/// The non-zero elements of \p T, counted on its device: for CUDA, one
+/// 8-byte read back (Note [Selection on CUDA] in cuda/Indexing.cu).
 static int64_t countNonzero(const Tensor &T) {
-  if (!T.device().is_cpu())
-    return countNonzero(T.to(Device(DeviceType::CPU)));
-  int64_t Chunks = getNonzeroChunks(T.numel());
-  if (Chunks > 1 && T.is_contiguous()) {
-    int64_t Count = 0;
-    visitScalarType(T.scalar_type(), [&](auto Tag) {
-      for (int64_t C : countChunks<decltype(Tag)>(T, Chunks))
-        Count += C;
-    });
-    return Count;
-  }
-  int64_t Count = 0;
-  visitScalarType(T.scalar_type(), [&](auto Tag) {
-    using E = decltype(Tag);
-    walkRowMajor<1>(T.sizes(), {static_cast<const char *>(T.data_ptr())},
-                    {T.strides()}, {static_cast<int64_t>(sizeof(E))},
-                    [&](const std::array<const char *, 1> &P) {
-                      Count += isNonzero<E>(P[0]);
-                    });
-  });
-  return Count;
+  return sk::count_nonzero(T, IntArrayRef()).item<int64_t>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-//===--- ReduceOps.cpp - sum, mean, prod, amax, amin, all, any ------------===//
+//===--- ReduceOps.cpp - The reductions that fold values ------------------===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -9,8 +9,9 @@
 /// cpu/ReduceOpsKernel.cpp): each is a structured kernel whose meta function
 /// is PyTorch's (resize_reduction's shape, PyTorch's dtype rules) and whose
 /// impl runs the runtime's reduction loops (sk/iter/Reduce.h) over
-/// make_reduction. The full reductions sum(), mean() and prod() are
-/// composites over the dim versions.
+/// make_reduction: sum, mean, prod, amax, amin, all, any and count_nonzero.
+/// The full reductions sum(), mean() and prod(), and count_nonzero with an
+/// optional dim, are composites over the dim versions.
 ///
 /// The meta functions call set_output_raw_strided themselves, with
 /// reduction_shape, instead of resize_reduction(*this, ...): skc cannot see
@@ -287,6 +288,19 @@ template <bool IsAll> void logicalReduce(TensorIteratorBase &Iter) {
         Combine, [](bool Acc) { return Acc; });
   });
 }
+/// count_nonzero of any input dtype into an int64 output; NaN counts.
+void countNonzeroReduce(TensorIteratorBase &Iter) {
+  visitScalarType(Iter.dtype(1), [&](auto Tag) {
+    using scalar_t = decltype(Tag);
+    cpu_reduce(
+        Iter, int64_t(0),
+        [](int64_t Acc, scalar_t X) -> int64_t {
+          return Acc + (isNonzero(X) ? 1 : 0);
+        },
+        [](int64_t A, int64_t B) { return A + B; },
+        [](int64_t Acc) { return Acc; });
+  });
+}
 } // namespace
 
 static void sum_outImpl(const Tensor &self, OptionalIntArrayRef dim,
@@ -343,6 +357,11 @@ static void any_all_outImpl(const Tensor &self, const Tensor &out) {
   TensorIterator Iter = make_reduction(self, out, {}, /*Keepdim=*/false);
   logicalReduce</*IsAll=*/false>(Iter);
 }
+static void count_nonzero_outImpl(const Tensor &self, IntArrayRef dim,
+                                  const Tensor &out) {
+  TensorIterator Iter = make_reduction(self, out, dim, /*Keepdim=*/false);
+  countNonzeroReduce(Iter);
+}
 } // namespace HWY_NAMESPACE
 } // namespace sk
 HWY_AFTER_NAMESPACE();
@@ -359,6 +378,7 @@ HWY_EXPORT(all_outImpl);
 HWY_EXPORT(all_all_outImpl);
 HWY_EXPORT(any_outImpl);
 HWY_EXPORT(any_all_outImpl);
+HWY_EXPORT(count_nonzero_outImpl);
 
 //===----------------------------------------------------------------------===//
 // sum, mean, prod
@@ -513,6 +533,30 @@ SK_META_FUNC(any)(const Tensor &self) {
 SK_IMPL_FUNC(any_all_out)
 (const Tensor &self, const Tensor &out) {
   HWY_DYNAMIC_DISPATCH(any_all_outImpl)(self, out);
+}
+
+//===----------------------------------------------------------------------===//
+// count_nonzero
+//===----------------------------------------------------------------------===//
+
+SK_META_FUNC(count_nonzero, dim_IntList)
+(const Tensor &self, IntArrayRef dim) {
+  set_output_raw_strided(0,
+                         reduction_shape(self.sizes(), dim, /*Keepdim=*/false),
+                         {}, self.options().dtype(kLong));
+}
+
+SK_IMPL_FUNC(count_nonzero_out)
+(const Tensor &self, IntArrayRef dim, const Tensor &out) {
+  HWY_DYNAMIC_DISPATCH(count_nonzero_outImpl)(self, dim, out);
+}
+
+Tensor SK_NATIVE_FUNC(count_nonzero)(const Tensor &self,
+                                     std::optional<int64_t> dim) {
+  if (!dim)
+    return sk::count_nonzero(self, IntArrayRef());
+  int64_t Dim = *dim;
+  return sk::count_nonzero(self, IntArrayRef(Dim));
 }
 } // namespace sk
 #endif // HWY_ONCE

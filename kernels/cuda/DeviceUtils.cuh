@@ -83,6 +83,14 @@ template <typename A> __device__ __forceinline__ bool isNaN(A V) {
     return false;
 }
 
+/// Whether the device value \p V is non-zero (NaN is).
+template <typename D> __device__ __forceinline__ bool isNonzero(D V) {
+  if constexpr (std::is_same_v<D, __half> || std::is_same_v<D, __nv_bfloat16>)
+    return toAcc(V) != 0.0f;
+  else
+    return V != D(0);
+}
+
 /// A device pointer to the elements of \p T as the device type of E.
 template <typename E> DeviceElement<E> *devicePtr(const Tensor &T) {
   return static_cast<DeviceElement<E> *>(T.data_ptr());

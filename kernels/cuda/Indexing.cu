@@ -12,12 +12,7 @@
 /// flag; the impl waits for the kernel and throws the CPU's error, naming
 /// one of the offending indices (not necessarily the first).
 ///
-/// masked_select and nonzero: the meta function has sized the output from
-/// the data (Note [Data-dependent output shapes] in
-/// sk/iter/DataDependentShape.h); here one kernel flags the selected
-/// elements, CUB's exclusive scan turns the flags into output positions,
-/// and a second kernel writes each selected element (or multi-index) at
-/// its position.
+/// masked_select and nonzero select with CUB: Note [Selection on CUDA].
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +21,9 @@
 #include "DeviceUtils.cuh"
 #include "shared/Indexing.h"
 
-#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <vector>
 
@@ -34,6 +31,27 @@ namespace sk {
 namespace {
 
 using namespace cuda_kernels;
+
+// Note [Selection on CUDA]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// The output of masked_select and nonzero is sized by the data (Note
+// [Data-dependent output shapes] in sk/iter/DataDependentShape.h). Their
+// meta function counts with count_nonzero on the device and reads back the
+// count, 8 bytes: the only transfer and the only wait, as in PyTorch.
+// impl() then makes one cub::DeviceSelect::Flagged pass:
+//
+//  - masked_select selects self's elements (as words of their size) under
+//    the mask straight into the output;
+//  - nonzero selects row-major indices (a counting iterator) into a
+//    temporary of one int64 per output row, which a second kernel unravels
+//    into multi-indices in the output's layout.
+//
+// The operands go to CUB as pointers, nonzero's through an "is non-zero"
+// transform iterator. Operands of other strides, and broadcast ones, are
+// made contiguous first: one more pass over them, and half the CUB
+// instantiations that iterators through strides would take.
+// Selection runs on the stream the count ran on, so it selects exactly as
+// many elements as the output holds.
 
 /// One gather (GatherSpec of the CPU file), DimStride in elements.
 struct GatherSpec {
@@ -98,92 +116,49 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
 
 //===--- Selection by flags -----------------------------------------------===//
 
-/// Whether the device value \p V is non-zero (NaN is).
-template <typename D> __device__ __forceinline__ bool isNonzero(D V) {
-  if constexpr (std::is_same_v<D, __half> || std::is_same_v<D, __nv_bfloat16>)
-    return toAcc(V) != 0.0f;
-  else
-    return V != D(0);
-}
-
-/// Flags[i] = 1 where element i (row-major) of \p X is non-zero, else 0.
-template <typename D>
-__global__ void flagKernel(const D *X, StridedGeometry<1> G, int64_t N,
-                           int64_t *Flags) {
-  for (int64_t L = globalIndex(); L < N; L += gridStride()) {
-    int64_t Off[1];
-    G.offsets(L, Off);
-    Flags[L] = isNonzero(X[Off[0]]) ? 1 : 0;
-  }
-}
-
-/// The flags of the non-zero elements of \p X (any strides) and their
-/// exclusive prefix sum, the output row of each: two device arrays of
-/// X.numel() int64.
-struct Selection {
-  DataPtr Flags;
-  DataPtr Positions;
-  const int64_t *flags() const {
-    return static_cast<const int64_t *>(Flags.get());
-  }
-  const int64_t *positions() const {
-    return static_cast<const int64_t *>(Positions.get());
-  }
+template <typename D> struct IsNonzeroFn {
+  __device__ bool operator()(D V) const { return isNonzero(V); }
 };
 
-Selection selectNonzero(const Tensor &X) {
-  int64_t N = X.numel();
-  size_t Bytes = static_cast<size_t>(N) * sizeof(int64_t);
-  Selection S{cuda::CUDACachingAllocator::allocateTempStorage(Bytes),
-              cuda::CUDACachingAllocator::allocateTempStorage(Bytes)};
+/// Calls \p F with an iterator over whether each element of the
+/// contiguous \p X, of host type E, is non-zero.
+template <typename E, typename Fn>
+void withNonzeroFlags(const Tensor &X, Fn &&F) {
+  using D = DeviceElement<E>;
+  const D *P = devicePtr<E>(X);
+  if constexpr (std::is_same_v<E, bool>)
+    F(P);
+  else
+    F(thrust::make_transform_iterator(P, IsNonzeroFn<D>{}));
+}
+
+/// cub::DeviceSelect::Flagged over \p N items on the current stream: the
+/// items of \p In whose flag is set, in order, to \p Out. The count CUB
+/// returns stays on the device: the meta function has counted already
+/// (Note [Selection on CUDA]).
+template <typename InputIt, typename FlagIt, typename OutputIt>
+void selectFlagged(InputIt In, FlagIt Flags, OutputIt Out, int64_t N) {
   cudaStream_t Stream = currentStream();
-  const Tensor *Operands[1] = {&X};
-  StridedGeometry<1> G = stridedGeometry<1>(X.sizes(), Operands);
-  int64_t *Flags = static_cast<int64_t *>(S.Flags.get());
-  visitScalarType(X.scalar_type(), [&](auto Tag) {
-    using E = decltype(Tag);
-    flagKernel<DeviceElement<E>>
-        <<<blocksFor(N), kThreads, 0, Stream>>>(devicePtr<E>(X), G, N, Flags);
-    SK_CUDA_KERNEL_LAUNCH_CHECK();
-  });
-  int64_t *Positions = static_cast<int64_t *>(S.Positions.get());
-  size_t TempBytes = 0;
-  SK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, TempBytes, Flags,
-                                              Positions, N, Stream));
+  DataPtr Selected =
+      cuda::CUDACachingAllocator::allocateTempStorage(sizeof(int64_t));
+  int64_t *NumSelected = static_cast<int64_t *>(Selected.get());
+  size_t Bytes = 0;
+  SK_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, Bytes, In, Flags, Out,
+                                           NumSelected, N, Stream));
   DataPtr Temp = cuda::CUDACachingAllocator::allocateTempStorage(
-      std::max<size_t>(TempBytes, 1));
-  SK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(Temp.get(), TempBytes, Flags,
-                                              Positions, N, Stream));
-  return S;
+      std::max<size_t>(Bytes, 1));
+  SK_CUDA_CHECK(cub::DeviceSelect::Flagged(Temp.get(), Bytes, In, Flags, Out,
+                                           NumSelected, N, Stream));
 }
 
-/// Out[Positions[i] * OutStride] = Src[i] for the flagged elements i of
-/// Src (row-major, any strides); at most \p Limit are written.
-template <typename Word>
-__global__ void compactKernel(Word *Out, int64_t OutStride, const Word *Src,
-                              StridedGeometry<1> G, int64_t N,
-                              const int64_t *Flags, const int64_t *Positions,
-                              int64_t Limit) {
-  for (int64_t L = globalIndex(); L < N; L += gridStride()) {
-    if (!Flags[L] || Positions[L] >= Limit)
-      continue;
-    int64_t Off[1];
-    G.offsets(L, Off);
-    Out[Positions[L] * OutStride] = Src[Off[0]];
-  }
-}
-
-/// Row Positions[i] of \p Out = the multi-index of each flagged element
-/// i, for an input of the sizes in \p G.
-__global__ void nonzeroKernel(int64_t *Out, int64_t RowStride,
+/// Row i of \p Out = the multi-index, for an input of the sizes in \p G,
+/// of the row-major index Linear[i].
+__global__ void unravelKernel(int64_t *Out, int64_t RowStride,
                               int64_t ColStride, StridedGeometry<1> G,
-                              int64_t N, const int64_t *Flags,
-                              const int64_t *Positions, int64_t Limit) {
-  for (int64_t L = globalIndex(); L < N; L += gridStride()) {
-    if (!Flags[L] || Positions[L] >= Limit)
-      continue;
-    int64_t *Row = Out + Positions[L] * RowStride;
-    int64_t Rest = L;
+                              const int64_t *Linear, int64_t Rows) {
+  for (int64_t R = globalIndex(); R < Rows; R += gridStride()) {
+    int64_t *Row = Out + R * RowStride;
+    int64_t Rest = Linear[R];
     for (int D = G.Rank - 1; D >= 0; --D) {
       Row[D * ColStride] = Rest % G.Sizes[D];
       Rest /= G.Sizes[D];
@@ -234,31 +209,38 @@ SK_IMPL_FUNC(masked_select_out_cuda)
   if (out.numel() == 0)
     return;
   DimVector Shape = infer_size_dimvector(self.sizes(), mask.sizes());
-  Tensor Src = self.expand(Shape), Mask = mask.expand(Shape);
-  int64_t N = Src.numel();
-  Selection Sel = selectNonzero(Mask);
-  const Tensor *Operands[1] = {&Src};
-  StridedGeometry<1> G = stridedGeometry<1>(Shape, Operands);
+  Tensor Src = self.expand(Shape).contiguous();
+  Tensor Mask = mask.expand(Shape).contiguous();
+  OutputBuffer Buffer(out);
   dispatchElementSize(self.scalar_type(), [&](auto Tag) {
     using Word = decltype(Tag);
-    compactKernel<Word><<<blocksFor(N), kThreads, 0, currentStream()>>>(
-        static_cast<Word *>(out.data_ptr()), out.stride(0),
-        static_cast<const Word *>(Src.data_ptr()), G, N, Sel.flags(),
-        Sel.positions(), out.numel());
-    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    selectFlagged(static_cast<const Word *>(Src.data_ptr()),
+                  static_cast<const bool *>(Mask.data_ptr()),
+                  static_cast<Word *>(Buffer.get().data_ptr()), Src.numel());
   });
+  Buffer.finish();
 }
 
 SK_IMPL_FUNC(nonzero_out_cuda)(const Tensor &self, const Tensor &out) {
+  int64_t Rows = out.size(0);
   if (out.numel() == 0)
     return;
-  int64_t N = self.numel();
-  Selection Sel = selectNonzero(self);
+  // The row-major indices of the selected elements, then their
+  // multi-indices: 8 bytes of temporary memory per output row.
+  DataPtr Linear = cuda::CUDACachingAllocator::allocateTempStorage(
+      static_cast<size_t>(Rows) * sizeof(int64_t));
+  int64_t *Indices = static_cast<int64_t *>(Linear.get());
+  Tensor Self = self.contiguous();
+  visitScalarType(self.scalar_type(), [&](auto Tag) {
+    withNonzeroFlags<decltype(Tag)>(Self, [&](auto Flags) {
+      selectFlagged(thrust::make_counting_iterator<int64_t>(0), Flags, Indices,
+                    self.numel());
+    });
+  });
   const Tensor *Operands[1] = {&self};
   StridedGeometry<1> G = stridedGeometry<1>(self.sizes(), Operands);
-  nonzeroKernel<<<blocksFor(N), kThreads, 0, currentStream()>>>(
-      out.data_ptr<int64_t>(), out.stride(0), out.stride(1), G, N, Sel.flags(),
-      Sel.positions(), out.size(0));
+  unravelKernel<<<blocksFor(Rows), kThreads, 0, currentStream()>>>(
+      out.data_ptr<int64_t>(), out.stride(0), out.stride(1), G, Indices, Rows);
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 

@@ -1,4 +1,4 @@
-//===--- ReduceOps.cu - sum, mean, prod, amax, amin, all, any on CUDA -----===//
+//===--- ReduceOps.cu - The reductions of cpu/ReduceOps.cpp on CUDA -------===//
 //
 // Part of skc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -9,13 +9,15 @@
 /// meta functions they share, with CUB (Note [CUDA reductions] in
 /// Reduce.cuh). Accumulators as on the CPU: opmath_type of the output
 /// (float32 for float16 and bfloat16), integers wrap; amax and amin
-/// propagate NaN; all and any reduce "nonzero" of any input dtype. The
-/// full reductions sum(), mean() and prod() are the CPU's composites.
+/// propagate NaN; all, any and count_nonzero reduce "nonzero" of any input
+/// dtype. The full reductions sum(), mean() and prod() are the CPU's
+/// composites.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
 
+#include "DeviceUtils.cuh"
 #include "Reduce.cuh"
 #include "shared/ReduceOps.h"
 
@@ -140,6 +142,14 @@ void logicalReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
   });
 }
 
+/// 1 where the device value is non-zero (NaN is), else 0: what
+/// count_nonzero adds up.
+template <typename D> struct NonzeroCount {
+  __device__ int64_t operator()(D V) const {
+    return cuda_kernels::isNonzero(V) ? 1 : 0;
+  }
+};
+
 } // namespace
 
 SK_IMPL_FUNC(sum_out_cuda)
@@ -189,6 +199,36 @@ SK_IMPL_FUNC(any_out_cuda)
 
 SK_IMPL_FUNC(any_all_out_cuda)(const Tensor &self, const Tensor &out) {
   logicalReduce</*IsAll=*/false>(self, {}, out);
+}
+
+SK_IMPL_FUNC(count_nonzero_out_cuda)
+(const Tensor &self, IntArrayRef dim, const Tensor &out) {
+  if (out.numel() == 0)
+    return;
+  int64_t *Out = out.data_ptr<int64_t>();
+  // One count of a contiguous input (Note [Selection on CUDA] in
+  // Indexing.cu) reads it as it is, in one pass.
+  if (out.numel() == 1 && self.is_contiguous()) {
+    visitScalarType(self.scalar_type(), [&](auto Tag) {
+      using D = cuda_kernels::DeviceElement<decltype(Tag)>;
+      cuda::cubReduce(
+          thrust::make_transform_iterator(
+              cuda_kernels::devicePtr<decltype(Tag)>(self), NonzeroCount<D>{}),
+          Out, 1, self.numel(), ArithmeticOp</*IsProduct=*/false>{},
+          int64_t(0));
+    });
+    return;
+  }
+  // Otherwise through bool, laid out as Note [CUDA reductions] says.
+  DimMask Mask = make_dim_mask(dim, self.dim());
+  cuda::ReductionInput In = cuda::makeReductionInput<bool>(self, Mask, kBool);
+  Tensor Counts = empty({In.Segments}, out.options());
+  cuda::cubReduce(
+      thrust::make_transform_iterator(
+          static_cast<const bool *>(In.Data.data_ptr()), NonzeroCount<bool>{}),
+      Counts.data_ptr<int64_t>(), In.Segments, In.SegmentLength,
+      ArithmeticOp</*IsProduct=*/false>{}, int64_t(0));
+  out.copy_(Counts.view(out.sizes()));
 }
 
 } // namespace sk

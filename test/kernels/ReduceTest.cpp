@@ -673,6 +673,49 @@ TEST(ReduceKernelTest, AllAny_OutVariants) {
 }
 
 //===----------------------------------------------------------------------===//
+// count_nonzero
+//===----------------------------------------------------------------------===//
+
+TEST(ReduceKernelTest, CountNonzero_EachDtypeAndDimList_MatchesReference) {
+  const Dims Sizes = {3, 4};
+  std::vector<double> V = {1, 2, 3, 4, 5, 0, 7, 0, 9, 0, 0, 0};
+  auto Count = [](double Acc, double X) { return Acc + (X != 0 ? 1 : 0); };
+  for (ScalarType Dtype :
+       {kFloat, kDouble, kHalf, kBFloat16, kInt, kLong, kBool, kByte}) {
+    Tensor X = fromVector(V, Sizes, Dtype);
+    for (Dims D : {Dims{}, Dims{0}, Dims{1}, Dims{-1}, Dims{0, 1}}) {
+      SCOPED_TRACE(testing::Message() << Dtype << " dims " << D.size());
+      Tensor C = sk::count_nonzero(X, D);
+      EXPECT_EQ(C.dtype(), kLong);
+      expectRef(C, reduceRef(V, Sizes, D, /*Keepdim=*/false, 0, Count));
+      expectSameLayout(sk::count_nonzero(metaEmpty(Sizes, Dtype), D), C);
+    }
+    // The composite overload: no dim counts everything.
+    expectRef(sk::count_nonzero(X), {{}, {7}});
+    expectRef(sk::count_nonzero(X, std::optional<int64_t>(1)),
+              {{3}, {4, 2, 1}});
+  }
+}
+
+TEST(ReduceKernelTest, CountNonzero_NaNCountsAndLayouts) {
+  Tensor N = fromVector<double>({kNaN, 0, -0.0, 1e-45}, {2, 2}, kFloat);
+  // -0 is zero; NaN and the smallest float32 subnormal are not.
+  expectValues(sk::count_nonzero(N), {2});
+  expectValues(sk::count_nonzero(transposed(N, 0, 1), Dims{1}), {1, 1});
+  Tensor E = detail::empty_cpu({0, 3}, kFloat);
+  expectRef(sk::count_nonzero(E, Dims{0}), {{3}, {0, 0, 0}});
+  expectValues(sk::count_nonzero(E), {0});
+  Tensor S = fromVector<double>({2}, {}, kFloat);
+  expectRef(sk::count_nonzero(S, Dims{0}), {{}, {1}});
+  Tensor Out = detail::empty_cpu({0}, kLong);
+  sk::count_nonzero_out(Out, transposed(N, 0, 1), Dims{0});
+  expectRef(Out, {{2}, {1, 1}});
+  SK_EXPECT_ERROR_TYPE(sk::count_nonzero(N, Dims{2}), IndexError,
+                       "Dimension out of range");
+  SK_EXPECT_ERROR(sk::count_nonzero(N, Dims{0, 0}), "appears multiple times");
+}
+
+//===----------------------------------------------------------------------===//
 // argmax, argmin
 //===----------------------------------------------------------------------===//
 

@@ -44,6 +44,10 @@ Scalar Tensor::item() const {
   SK_CHECK_NOT_IMPLEMENTED(!is_meta(),
                            "item(): cannot read the value of a tensor on the "
                            "meta device; meta tensors have no data");
+  // Elsewhere (CUDA) the one element comes to the host first, as
+  // _local_scalar_dense copies it in PyTorch.
+  if (!is_cpu())
+    return to(Device(DeviceType::CPU)).item();
   return visitScalarType(dtype(), [&](auto Tag) -> Scalar {
     using T = decltype(Tag);
     return Scalar(*static_cast<const T *>(data_ptr()));

@@ -87,6 +87,22 @@ TEST_P(IndexingCUDATest, MaskedSelectAndNonzero_MatchCPU) {
   expectEqual(sk::nonzero(toCUDA(Cube)), sk::nonzero(Cube));
   Tensor Zero = sk::zeros({4}, TensorOptions(Dtype));
   expectEqual(sk::nonzero(toCUDA(Zero)), sk::nonzero(Zero));
+  // Many CUB tiles; a mask and a self of other strides; out= of other
+  // strides.
+  Tensor Big = randomCPU({512, 1024}, Dtype, 7, -1, 2);
+  Tensor BigMask = sk::gt(randomCPU({512, 1024}, kFloat, 8), 0);
+  expectEqual(sk::nonzero(toCUDA(Big)), sk::nonzero(Big));
+  expectEqual(sk::nonzero(toCUDA(Big).t()), sk::nonzero(Big.t()));
+  expectEqual(sk::masked_select(toCUDA(Big), toCUDA(BigMask)),
+              sk::masked_select(Big, BigMask));
+  expectEqual(sk::masked_select(toCUDA(Big).t(), toCUDA(BigMask).t()),
+              sk::masked_select(Big.t(), BigMask.t()));
+  Tensor Expected = sk::masked_select(Big, BigMask);
+  Tensor Strided = sk::empty({Expected.numel(), 2},
+                             TensorOptions(Dtype).device(Device("cuda")))
+                       .select(1, 0);
+  sk::masked_select_out(Strided, toCUDA(Big), toCUDA(BigMask));
+  expectEqual(Strided, Expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, IndexingCUDATest,

@@ -159,12 +159,25 @@ void expectMatch(const Tensor &OnCpu, const Tensor &OnCuda) {
 
 using Op = std::function<Tensor(const std::vector<Tensor> &)>;
 
-/// Runs \p F on \p Inputs (CPU) and on their copies on the GPU.
+/// Runs \p F on \p Inputs (CPU) and on their copies on the GPU: the
+/// results match, or both calls fail with the same message.
 void checkOp(const Op &F, const std::vector<Tensor> &Inputs) {
-  Tensor Expected = F(Inputs);
   std::vector<Tensor> OnCuda;
   for (const Tensor &T : Inputs)
     OnCuda.push_back(T.to(kCuda));
+  Tensor Expected;
+  try {
+    Expected = F(Inputs);
+  } catch (const sk::Error &CPUError) {
+    try {
+      F(OnCuda);
+      ADD_FAILURE() << "CUDA succeeded where the CPU failed with: "
+                    << CPUError.message();
+    } catch (const sk::Error &CUDAError) {
+      EXPECT_EQ(CUDAError.message(), CPUError.message());
+    }
+    return;
+  }
   expectMatch(Expected, F(OnCuda));
 }
 
@@ -439,7 +452,23 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
     checkReduction([](auto &X) { return sk::any(X[0]); }, D);
     checkReduction([](auto &X) { return sk::all(X[0], 1); }, D);
     checkReduction([](auto &X) { return sk::any(X[0], 2, true); }, D);
+    checkReduction([](auto &X) { return sk::count_nonzero(X[0]); }, D);
+    checkReduction([](auto &X) { return sk::count_nonzero(X[0], {0, 2}); }, D);
+    checkReduction(
+        [](auto &X) {
+          return sk::count_nonzero(X[0], std::optional<int64_t>(1));
+        },
+        D);
   }
+  // One count over several CUB tiles, contiguous and transposed.
+  checkOp([](auto &X) { return sk::count_nonzero(X[0]); },
+          {values({1024, 1024}, kFloat, 5)});
+  checkOp([](auto &X) { return sk::count_nonzero(X[0].t()); },
+          {values({1024, 1024}, kHalf, 5)});
+  // item() of a CUDA tensor comes through the host.
+  EXPECT_EQ(
+      sk::count_nonzero(values({4, 4}, kFloat, 6).to(kCuda)).item<int64_t>(),
+      sk::count_nonzero(values({4, 4}, kFloat, 6)).item<int64_t>());
   checkReduction([](auto &X) { return sk::amax(X[0]); }, kFloat,
                  /*ZeroSize=*/false);
   // NaN propagates.

@@ -15,7 +15,7 @@
 ///  - a 1-element add (dispatch, meta, launch) against an empty kernel
 ///    launch.
 ///
-/// Without a CUDA device it prints why and exits 0.
+/// The comparison with PyTorch and main() are in KernelCUDATorchBench.cpp.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -166,17 +166,3 @@ BENCHMARK(BM_AddOut256M)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Sum256M)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TinyAdd);
 BENCHMARK(BM_EmptyKernelLaunch);
-
-int main(int argc, char **argv) {
-  if (sk::cuda::device_count() == 0) {
-    std::printf("skc-bench-kernels-cuda: no CUDA device; nothing to "
-                "measure\n");
-    return 0;
-  }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv))
-    return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

@@ -38,7 +38,7 @@ static ScalarType getScalarType(const std::string &Name) {
   return kFloat;
 }
 
-Tensor fromPlain(const PlainTensor &P) {
+Tensor fromPlain(const PlainTensor &P, Device Device) {
   if (P.Dtype.empty())
     return Tensor();
   ScalarType T = getScalarType(P.Dtype);
@@ -46,6 +46,9 @@ Tensor fromPlain(const PlainTensor &P) {
   Tensor Base = empty({Elements}, TensorOptions().dtype(T));
   if (!P.Storage.empty())
     std::memcpy(Base.data_ptr(), P.Storage.data(), P.Storage.size());
+  // The whole storage moves, so that the layout survives.
+  if (Device != Base.device())
+    Base = Base.to(Device);
   return Base.as_strided(P.Sizes, P.Strides, P.StorageOffset);
 }
 

@@ -24,8 +24,9 @@ namespace skdiff {
 
 /// \p T's whole storage, sizes, strides and offset; empty when undefined.
 PlainTensor toPlain(const sk::Tensor &T);
-/// A tensor of its own storage laid out as \p P says.
-sk::Tensor fromPlain(const PlainTensor &P);
+/// A tensor of its own storage on \p Device, laid out as \p P says.
+sk::Tensor fromPlain(const PlainTensor &P,
+                     sk::Device Device = sk::Device(sk::DeviceType::CPU));
 /// \p V, an argument of type \p T (a ScalarType travels by name).
 PlainValue toPlain(const sk::IValue &V, const sk::SchemaType &T);
 

@@ -1,0 +1,50 @@
+//===--- KernelBenchCases.h - Every operator's benchmark call ---*- C++ -*-===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// One call of every operator of the kernel library on a realistic shape,
+/// by schema name with its boxed arguments (CPU tensors), for the
+/// benchmarks against PyTorch: skc-bench-kernels-torch (libtorch, CPU) and
+/// skc-bench-kernels-cuda (PyTorch on the GPU).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef SKC_BENCH_KERNELBENCHCASES_H
+#define SKC_BENCH_KERNELBENCHCASES_H
+
+#include "sk/dispatch/IValue.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace skbench {
+
+/// One operator call: a label for the report ("add 16M f32"), the schema
+/// name ("aten::add") and overload, and a maker of its arguments, so that
+/// only the case running holds its inputs.
+struct BenchCase {
+  std::string Label;
+  std::string Name, Overload;
+  std::function<sk::Stack()> MakeArgs;
+};
+
+/// Every operator of the kernel library, float32 and, where it takes it,
+/// bfloat16.
+std::vector<BenchCase> makeKernelCases();
+
+/// Arguments: normal and [0, 1) values, uniform int64 indices in
+/// [0, High), and a bool mask of about half true, on the CPU.
+sk::Tensor normal(std::vector<int64_t> Sizes,
+                  sk::ScalarType D = sk::ScalarType::Float);
+sk::Tensor unit(std::vector<int64_t> Sizes,
+                sk::ScalarType D = sk::ScalarType::Float);
+sk::Tensor indices(std::vector<int64_t> Sizes, int64_t High);
+sk::Tensor mask(std::vector<int64_t> Sizes);
+
+} // namespace skbench
+
+#endif // SKC_BENCH_KERNELBENCHCASES_H

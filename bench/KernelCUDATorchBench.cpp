@@ -1,0 +1,580 @@
+//===--- KernelCUDATorchBench.cpp - Every operator against PyTorch on CUDA ===//
+//
+// Part of skc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// skc-bench-kernels-cuda's comparison with PyTorch on the same GPU in the
+/// same run: every call of KernelBenchCases.h, and the larger shapes below,
+/// through skc's dispatcher and through PyTorch's (bench/torch_cuda_timer.py,
+/// a python3 process beside this one), on the same bytes with the same
+/// strides (Note [Timing against PyTorch on CUDA]). A table of ratios (skc's
+/// time over PyTorch's) closes the run.
+///
+///   skc-bench-kernels-cuda [--order=torch-first] [--calls=N]
+///                          [--python=python3] [--torch-timer=PATH]
+///                          [--benchmark_filter=...]
+///
+/// Without a GPU it says so and exits 0; without PyTorch it times skc only.
+///
+//===----------------------------------------------------------------------===//
+
+#include "KernelBenchCases.h"
+#include "PlainValues.h"
+
+#include "Functions.h"
+
+#include "sk/cuda/CUDAException.h"
+#include "sk/cuda/CUDAFunctions.h"
+#include "sk/cuda/CUDAStream.h"
+#include "sk/dispatch/Dispatcher.h"
+#include "sk/ops/Factories.h"
+#include "sk/util/Exception.h"
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+using namespace sk;
+using skbench::BenchCase;
+using skdiff::PlainTensor;
+using skdiff::PlainValue;
+
+namespace {
+
+// Note [Timing against PyTorch on CUDA]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Each case's arguments are made once on the CPU. skc's side copies every
+// tensor's whole storage to the GPU and restrides it there, so that a
+// transposed or expanded input stays one. PyTorch's side gets the same
+// storages, sizes, strides and offsets in a case file (the format is in
+// torch_cuda_timer.py), which the script rebuilds the same way and calls
+// through torch.ops.aten by schema name. Both sides warm up with three
+// calls, then time --calls calls (20 by default) one at a time between two
+// CUDA events on the current stream, and report the median. Each case is
+// one Google Benchmark run of one iteration whose manual time is that
+// median, so --benchmark_filter and the usual reporters work.
+
+int Calls = 20;
+
+//===----------------------------------------------------------------------===//
+// The PyTorch process
+//===----------------------------------------------------------------------===//
+
+/// python3 running torch_cuda_timer.py, spoken to over two pipes.
+class TorchTimer {
+public:
+  /// Starts \p Script with \p Python; on failure or without PyTorch on a
+  /// GPU, nullptr and \p Why says why.
+  static std::unique_ptr<TorchTimer> start(const std::string &Python,
+                                           const std::string &Script,
+                                           std::string &Why) {
+    int ToChild[2], FromChild[2];
+    if (pipe(ToChild) != 0 || pipe(FromChild) != 0) {
+      Why = std::string("pipe: ") + std::strerror(errno);
+      return nullptr;
+    }
+    posix_spawn_file_actions_t Actions;
+    posix_spawn_file_actions_init(&Actions);
+    posix_spawn_file_actions_adddup2(&Actions, ToChild[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&Actions, FromChild[1], STDOUT_FILENO);
+    for (int Fd : {ToChild[0], ToChild[1], FromChild[0], FromChild[1]})
+      posix_spawn_file_actions_addclose(&Actions, Fd);
+    std::vector<char *> Argv = {const_cast<char *>(Python.c_str()),
+                                const_cast<char *>(Script.c_str()), nullptr};
+    pid_t Pid = 0;
+    int Err = posix_spawnp(&Pid, Python.c_str(), &Actions, nullptr, Argv.data(),
+                           environ);
+    posix_spawn_file_actions_destroy(&Actions);
+    close(ToChild[0]);
+    close(FromChild[1]);
+    if (Err != 0) {
+      close(ToChild[1]);
+      close(FromChild[0]);
+      Why = Python + ": " + std::strerror(Err);
+      return nullptr;
+    }
+    std::unique_ptr<TorchTimer> T(new TorchTimer(Pid, fdopen(ToChild[1], "w"),
+                                                 fdopen(FromChild[0], "r")));
+    std::string Hello = T->readLine();
+    simdjson::dom::element Reply;
+    if (T->Parser.parse(Hello).get(Reply) != simdjson::SUCCESS) {
+      Why = "no answer from " + Script;
+      return nullptr;
+    }
+    std::string_view Text;
+    if (Reply["unavailable"].get(Text) == simdjson::SUCCESS) {
+      Why = std::string(Text);
+      return nullptr;
+    }
+    std::string_view Version, Device;
+    if (Reply["torch"].get(Version) != simdjson::SUCCESS ||
+        Reply["device"].get(Device) != simdjson::SUCCESS) {
+      Why = "unexpected answer from " + Script + ": " + Hello;
+      return nullptr;
+    }
+    T->Description =
+        "PyTorch " + std::string(Version) + " on " + std::string(Device);
+    return T;
+  }
+
+  ~TorchTimer() {
+    std::fclose(In);
+    std::fclose(Out);
+    int Status = 0;
+    waitpid(Pid, &Status, 0);
+  }
+
+  /// The times in ms of \p N calls of the case in \p Path, or the error
+  /// PyTorch raised, in \p Error.
+  std::vector<double> time(const std::string &Path, int N, std::string &Error) {
+    std::fprintf(In, "%s %d\n", Path.c_str(), N);
+    std::fflush(In);
+    std::string Line = readLine();
+    simdjson::dom::element Reply;
+    if (Parser.parse(Line).get(Reply) != simdjson::SUCCESS) {
+      Error = "the PyTorch process stopped answering";
+      return {};
+    }
+    std::string_view Message;
+    if (Reply["error"].get(Message) == simdjson::SUCCESS) {
+      Error = std::string(Message);
+      return {};
+    }
+    std::vector<double> Ms;
+    simdjson::dom::array Times;
+    if (Reply["ms"].get(Times) == simdjson::SUCCESS)
+      for (simdjson::dom::element E : Times) {
+        double V = 0;
+        if (E.get(V) == simdjson::SUCCESS)
+          Ms.push_back(V);
+      }
+    if (Ms.empty())
+      Error = "no times in the answer: " + Line;
+    return Ms;
+  }
+
+  const std::string &description() const { return Description; }
+
+private:
+  TorchTimer(pid_t Pid, FILE *In, FILE *Out) : Pid(Pid), In(In), Out(Out) {}
+
+  std::string readLine() {
+    std::string Line;
+    for (int C; (C = std::fgetc(Out)) != EOF && C != '\n';)
+      Line.push_back(static_cast<char>(C));
+    return Line;
+  }
+
+  pid_t Pid;
+  FILE *In;
+  FILE *Out;
+  simdjson::dom::parser Parser;
+  std::string Description;
+};
+
+std::unique_ptr<TorchTimer> &getTorchTimer() {
+  static std::unique_ptr<TorchTimer> Timer;
+  return Timer;
+}
+
+//===----------------------------------------------------------------------===//
+// Case files
+//===----------------------------------------------------------------------===//
+
+std::string jsonString(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += C;
+    } else if (static_cast<unsigned char>(C) < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
+      Out += Buf;
+    } else {
+      Out += C;
+    }
+  }
+  return Out + "\"";
+}
+
+std::string jsonDouble(double D) {
+  if (std::isnan(D))
+    return "\"nan\"";
+  if (std::isinf(D))
+    return D > 0 ? "\"inf\"" : "\"-inf\"";
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.17g", D);
+  return Buf;
+}
+
+template <typename T, typename Fn>
+std::string jsonList(const std::vector<T> &V, Fn Format) {
+  std::string Out = "[";
+  for (size_t I = 0; I != V.size(); ++I)
+    Out += (I ? "," : "") + Format(V[I]);
+  return Out + "]";
+}
+
+/// The header entry of \p P, whose storage is appended to \p Data.
+std::string jsonTensor(const PlainTensor &P, std::string &Data) {
+  if (P.Dtype.empty())
+    return "null";
+  auto Int = [](int64_t I) { return std::to_string(I); };
+  size_t Begin = Data.size();
+  Data.append(reinterpret_cast<const char *>(P.Storage.data()),
+              P.Storage.size());
+  return "{\"dtype\":" + jsonString(P.Dtype) +
+         ",\"sizes\":" + jsonList(P.Sizes, Int) +
+         ",\"strides\":" + jsonList(P.Strides, Int) +
+         ",\"offset\":" + Int(P.StorageOffset) + ",\"bytes\":[" +
+         Int(int64_t(Begin)) + "," + Int(int64_t(Data.size())) + "]}";
+}
+
+std::string jsonArgument(const PlainValue &V, std::string &Data) {
+  using Kind = PlainValue::Kind;
+  auto Int = [](int64_t I) { return std::to_string(I); };
+  auto Bool = [](bool B) { return std::string(B ? "true" : "false"); };
+  switch (V.K) {
+  case Kind::None:
+    return "null";
+  case Kind::Int:
+    return "{\"int\":" + Int(V.Int) + "}";
+  case Kind::Double:
+    return "{\"float\":" + jsonDouble(V.Double) + "}";
+  case Kind::Bool:
+    return "{\"bool\":" + Bool(V.Bool) + "}";
+  case Kind::String:
+    return "{\"str\":" + jsonString(V.String) + "}";
+  case Kind::IntList:
+    return "{\"ints\":" + jsonList(V.Ints, Int) + "}";
+  case Kind::DoubleList:
+    return "{\"floats\":" + jsonList(V.Doubles, jsonDouble) + "}";
+  case Kind::BoolList:
+    return "{\"bools\":" + jsonList(V.Bools, Bool) + "}";
+  case Kind::ScalarType:
+    return "{\"dtype\":" + jsonString(V.String) + "}";
+  case Kind::Tensor:
+    return jsonTensor(V.Tensors[0], Data);
+  case Kind::TensorList:
+    return "{\"tensors\":" +
+           jsonList(V.Tensors,
+                    [&](const PlainTensor &P) { return jsonTensor(P, Data); }) +
+           "}";
+  }
+  return "null";
+}
+
+/// A temporary case file for torch_cuda_timer.py, removed with this.
+class CaseFile {
+public:
+  CaseFile(const BenchCase &C, const std::vector<PlainValue> &Args) {
+    std::string Data, Header = "{\"op\":" + jsonString(C.Name) +
+                               ",\"overload\":" + jsonString(C.Overload) +
+                               ",\"args\":[";
+    for (size_t I = 0; I != Args.size(); ++I)
+      Header += (I ? "," : "") + jsonArgument(Args[I], Data);
+    Header += "]}";
+    const char *Dir = std::getenv("TMPDIR");
+    Path =
+        std::string(Dir && *Dir ? Dir : "/tmp") + "/skc-bench-cuda-case.XXXXXX";
+    int Fd = mkstemp(Path.data());
+    SK_CHECK(Fd >= 0, "cannot create ", Path, ": ", std::strerror(errno));
+    FILE *F = fdopen(Fd, "wb");
+    unsigned char Length[8];
+    for (int I = 0; I != 8; ++I)
+      Length[I] = static_cast<unsigned char>(Header.size() >> (8 * I));
+    bool Written =
+        std::fwrite(Length, 1, 8, F) == 8 &&
+        std::fwrite(Header.data(), 1, Header.size(), F) == Header.size() &&
+        std::fwrite(Data.data(), 1, Data.size(), F) == Data.size();
+    bool Closed = std::fclose(F) == 0;
+    SK_CHECK(Written && Closed, "cannot write ", Path);
+  }
+  ~CaseFile() { std::remove(Path.c_str()); }
+  CaseFile(const CaseFile &) = delete;
+  CaseFile &operator=(const CaseFile &) = delete;
+
+  const std::string &path() const { return Path; }
+
+private:
+  std::string Path;
+};
+
+//===----------------------------------------------------------------------===//
+// Cases
+//===----------------------------------------------------------------------===//
+
+/// The shapes of issue 21's measurements on an H100, where they are larger
+/// than the CPU benchmark's.
+std::vector<BenchCase> makeCUDACases() {
+  using namespace skbench;
+  std::vector<BenchCase> C = makeKernelCases();
+  auto Add = [&](std::string Label, std::string Name, std::string Overload,
+                 std::function<Stack()> Make) {
+    C.push_back({std::move(Label), "aten::" + std::move(Name),
+                 std::move(Overload), std::move(Make)});
+  };
+  auto Big = [] { return normal({8192, 8192}); };
+  Add("cdist 2048x2048x128", "cdist", "", [] {
+    return Stack{normal({2048, 128}), normal({2048, 128}), 2.0, IValue()};
+  });
+  Add("embedding_bag sum 100k in bags of 50, 1M x 128", "_embedding_bag", "",
+      [] {
+        return Stack{
+            normal({1 << 20, 128}),
+            indices({100000}, 1 << 20),
+            sk::mul(arange(0, 2000, TensorOptions().dtype(kLong)), int64_t(50)),
+            false,
+            int64_t(0),
+            false,
+            IValue(),
+            false,
+            int64_t(-1)};
+      });
+  Add("sum dim 0 8192x8192", "sum", "dim_IntList", [=] {
+    return Stack{Big(), IValue(std::vector<int64_t>{0}), false, IValue()};
+  });
+  for (bool Training : {true, false})
+    Add(std::string("batch_norm ") + (Training ? "train" : "eval") +
+            " 64x256x56x56",
+        "native_batch_norm", "", [=] {
+          return Stack{normal({64, 256, 56, 56}),
+                       normal({256}),
+                       normal({256}),
+                       zeros({256}),
+                       ones({256}),
+                       Training,
+                       0.1,
+                       1e-5};
+        });
+  Add("max_pool2d 3x3 s2 p1 64x64x112x112", "max_pool2d_with_indices", "", [] {
+    return Stack{
+        normal({64, 64, 112, 112}),         IValue(std::vector<int64_t>{3, 3}),
+        IValue(std::vector<int64_t>{2, 2}), IValue(std::vector<int64_t>{1, 1}),
+        IValue(std::vector<int64_t>{1, 1}), false};
+  });
+  Add("mul broadcast 8192x8192 by 8192x1", "mul", "Tensor", [=] {
+    return Stack{Big(), normal({8192, 1})};
+  });
+  Add("add transposed 8192x8192", "add", "Tensor", [=] {
+    return Stack{Big().t(), Big(), IValue(int64_t(1))};
+  });
+  for (int64_t Columns : {32000, 8192})
+    Add("softmax 4096x" + std::to_string(Columns), "_softmax", "", [=] {
+      return Stack{normal({4096, Columns}), int64_t(1), false};
+    });
+  Add("masked_select 64M", "masked_select", "", [] {
+    return Stack{normal({int64_t(64) << 20}), mask({int64_t(64) << 20})};
+  });
+  Add("nonzero 8192x8192", "nonzero", "", [] {
+    return Stack{mask({8192, 8192})};
+  });
+  return C;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// The current case on both sides; only one is held at a time.
+struct Prepared {
+  const BenchCase *Case = nullptr;
+  std::optional<OperatorHandle> Op;
+  std::vector<PlainValue> Plain;
+  Stack OnDevice;
+};
+
+Prepared &prepare(const BenchCase &C) {
+  static std::unique_ptr<Prepared> Current;
+  if (Current && Current->Case == &C)
+    return *Current;
+  Current.reset();
+  auto P = std::make_unique<Prepared>();
+  P->Case = &C;
+  P->Op = Dispatcher::singleton().findSchemaOrThrow(C.Name, C.Overload);
+  Stack Args = C.MakeArgs();
+  Device Cuda("cuda:0");
+  for (size_t I = 0; I != Args.size(); ++I) {
+    P->Plain.push_back(
+        skdiff::toPlain(Args[I], P->Op->schema().Arguments[I].Type));
+    const PlainValue &V = P->Plain.back();
+    if (V.K == PlainValue::Kind::Tensor) {
+      P->OnDevice.push_back(skdiff::fromPlain(V.Tensors[0], Cuda));
+    } else if (V.K == PlainValue::Kind::TensorList) {
+      std::vector<Tensor> List;
+      for (const PlainTensor &T : V.Tensors)
+        List.push_back(skdiff::fromPlain(T, Cuda));
+      P->OnDevice.push_back(IValue(std::move(List)));
+    } else {
+      P->OnDevice.push_back(Args[I]);
+    }
+  }
+  Current = std::move(P);
+  return *Current;
+}
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+/// Medians in ms per side and label, for the closing table.
+std::map<std::string, double> &getMedians() {
+  static std::map<std::string, double> Medians;
+  return Medians;
+}
+
+/// skc's calls of \p P between CUDA events: ms each.
+std::vector<double> timeSkc(Prepared &P) {
+  cudaStream_t Stream = cuda::getCurrentCUDAStream();
+  auto Call = [&] {
+    Stack S = P.OnDevice;
+    P.Op->callBoxed(S);
+  };
+  for (int I = 0; I != 3; ++I)
+    Call();
+  cudaEvent_t Start, Stop;
+  SK_CUDA_CHECK(cudaEventCreate(&Start));
+  SK_CUDA_CHECK(cudaEventCreate(&Stop));
+  std::vector<double> Ms;
+  for (int I = 0; I != Calls; ++I) {
+    Stack S = P.OnDevice;
+    SK_CUDA_CHECK(cudaEventRecord(Start, Stream));
+    P.Op->callBoxed(S);
+    SK_CUDA_CHECK(cudaEventRecord(Stop, Stream));
+    SK_CUDA_CHECK(cudaEventSynchronize(Stop));
+    float Elapsed = 0;
+    SK_CUDA_CHECK(cudaEventElapsedTime(&Elapsed, Start, Stop));
+    Ms.push_back(Elapsed);
+  }
+  SK_CUDA_CHECK(cudaEventDestroy(Start));
+  SK_CUDA_CHECK(cudaEventDestroy(Stop));
+  return Ms;
+}
+
+/// Reports the median of \p Ms as the one iteration's time of \p State.
+void report(benchmark::State &State, const std::string &Key,
+            const std::vector<double> &Ms) {
+  double Median = median(Ms);
+  for (auto _ : State)
+    State.SetIterationTime(Median / 1e3);
+  State.counters["calls"] = static_cast<double>(Ms.size());
+  getMedians()[Key] = Median;
+}
+
+void registerCase(const BenchCase &C, bool TorchFirst) {
+  auto Skc = [&C](benchmark::State &State) {
+    try {
+      report(State, "skc/" + C.Label, timeSkc(prepare(C)));
+    } catch (const sk::Error &E) {
+      State.SkipWithError(E.what());
+    }
+  };
+  auto Torch = [&C](benchmark::State &State) {
+    Prepared &P = prepare(C);
+    CaseFile File(C, P.Plain);
+    std::string Error;
+    std::vector<double> Ms = getTorchTimer()->time(File.path(), Calls, Error);
+    if (Ms.empty()) {
+      State.SkipWithError(Error.c_str());
+      return;
+    }
+    report(State, "torch/" + C.Label, Ms);
+  };
+  auto Register = [&](const char *Side, auto Fn) {
+    benchmark::RegisterBenchmark((Side + C.Label).c_str(), Fn)
+        ->Iterations(1)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  };
+  bool WithTorch = getTorchTimer() != nullptr;
+  if (TorchFirst && WithTorch)
+    Register("torch/", Torch);
+  Register("skc/", Skc);
+  if (!TorchFirst && WithTorch)
+    Register("torch/", Torch);
+}
+
+void printRatios(const std::vector<BenchCase> &Cases) {
+  std::printf("\n%-52s %10s %10s %7s\n", "operator, shape", "skc ms",
+              "torch ms", "ratio");
+  for (const BenchCase &C : Cases) {
+    auto S = getMedians().find("skc/" + C.Label);
+    auto T = getMedians().find("torch/" + C.Label);
+    if (S == getMedians().end())
+      continue;
+    if (T == getMedians().end())
+      std::printf("%-52s %10.3f %10s %7s\n", C.Label.c_str(), S->second, "-",
+                  "-");
+    else
+      std::printf("%-52s %10.3f %10.3f %7.2f\n", C.Label.c_str(), S->second,
+                  T->second, S->second / T->second);
+  }
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  bool TorchFirst = false;
+  std::string Python = "python3", Script = SKC_BENCH_TORCH_CUDA_TIMER;
+  std::vector<char *> Args;
+  for (int I = 0; I != Argc; ++I) {
+    std::string A = Argv[I];
+    if (A == "--order=torch-first")
+      TorchFirst = true;
+    else if (A.rfind("--calls=", 0) == 0)
+      Calls = std::max(1, std::atoi(A.c_str() + 8));
+    else if (A.rfind("--python=", 0) == 0)
+      Python = A.substr(9);
+    else if (A.rfind("--torch-timer=", 0) == 0)
+      Script = A.substr(14);
+    else
+      Args.push_back(Argv[I]);
+  }
+  // A PyTorch process that dies must not take this one with it.
+  std::signal(SIGPIPE, SIG_IGN);
+  if (cuda::device_count() == 0) {
+    std::printf("skc-bench-kernels-cuda: no CUDA device; nothing to "
+                "measure\n");
+    return 0;
+  }
+  int N = static_cast<int>(Args.size());
+  benchmark::Initialize(&N, Args.data());
+  if (benchmark::ReportUnrecognizedArguments(N, Args.data()))
+    return 1;
+  std::string Why;
+  getTorchTimer() = TorchTimer::start(Python, Script, Why);
+  if (getTorchTimer())
+    std::printf("reference: %s\n", getTorchTimer()->description().c_str());
+  else
+    std::printf("reference: none (%s); timing skc only\n", Why.c_str());
+  std::vector<BenchCase> Cases = makeCUDACases();
+  for (const BenchCase &C : Cases)
+    registerCase(C, TorchFirst);
+  benchmark::RunSpecifiedBenchmarks();
+  printRatios(Cases);
+  benchmark::Shutdown();
+  getTorchTimer().reset();
+  return 0;
+}

@@ -6,7 +6,8 @@
 ///
 /// \file
 /// The CUDA impls of the structured matrix products and of
-/// _cdist_forward. float32 and float64 go to cublas{S,D}gemmStridedBatched,
+/// _cdist_forward (p = 2 on many rows through the same gemm, as PyTorch's
+/// _euclidean_dist). float32 and float64 go to cublas{S,D}gemmStridedBatched,
 /// float16 and bfloat16 to cublasGemmStridedBatchedEx with float32
 /// accumulation (CUBLAS_COMPUTE_32F); integer dtypes, empty contractions
 /// and sizes beyond cuBLAS's int run a plain kernel (one thread per output
@@ -24,6 +25,7 @@
 
 #include <climits>
 #include <cmath>
+#include <tuple>
 #include <type_traits>
 
 namespace sk {
@@ -234,12 +236,11 @@ void gemm(ScalarType Dtype, const Tensor &C, const Tensor &A, const Tensor &B,
 enum class NormKind { Zero, One, Two, Inf, General };
 
 /// The distances of [Batch, R1, C] rows to [Batch, R2, C] rows, one thread
-/// per pair. \p ClampSquares: the matrix-product path of the CPU kernel
-/// (Euclid), which clamps squared distances at 1e-30.
+/// per pair, directly (the matrix-product path is euclidByMatmul).
 template <typename T>
 __global__ void cdistKernel(const T *X1, const T *X2, T *Out, int64_t Batch,
                             int64_t R1, int64_t R2, int64_t C, NormKind Kind,
-                            T P, bool ClampSquares) {
+                            T P) {
   int64_t Total = Batch * R1 * R2;
   for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
     int64_t J = L % R2, I = (L / R2) % R1, Bt = L / (R1 * R2);
@@ -268,11 +269,68 @@ __global__ void cdistKernel(const T *X1, const T *X2, T *Out, int64_t Batch,
       }
     }
     if (Kind == NormKind::Two)
-      Sum = sqrt(ClampSquares ? (Sum > T(1e-30) ? Sum : T(1e-30)) : Sum);
+      Sum = sqrt(Sum);
     else if (Kind == NormKind::General)
       Sum = pow(Sum, T(1) / P);
     Out[L] = Sum;
   }
+}
+
+/// Norms[r] = the squared norm of row r of the \p Rows rows of \p C
+/// elements at \p X, one warp per row.
+template <typename T>
+__global__ void squaredRowNormsKernel(const T *X, int64_t Rows, int64_t C,
+                                      T *Norms) {
+  int64_t Warp = globalIndex() / 32, Warps = gridStride() / 32;
+  int Lane = threadIdx.x % 32;
+  for (int64_t R = Warp; R < Rows; R += Warps) {
+    const T *Row = X + R * C;
+    T Sum = 0;
+    for (int64_t K = Lane; K < C; K += 32)
+      Sum += Row[K] * Row[K];
+    for (int Offset = 16; Offset > 0; Offset /= 2)
+      Sum += __shfl_down_sync(0xffffffffu, Sum, Offset);
+    if (Lane == 0)
+      Norms[R] = Sum;
+  }
+}
+
+/// The epilogue of the matrix-product path: Out[b, i, j] (holding
+/// -2 x1_i . x2_j) = sqrt(max(|x1_i|^2 + |x2_j|^2 + Out, 1e-30)).
+template <typename T>
+__global__ void euclidEpilogueKernel(T *Out, const T *Norms1, const T *Norms2,
+                                     int64_t Batch, int64_t R1, int64_t R2) {
+  int64_t Total = Batch * R1 * R2;
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    int64_t J = L % R2, Row = L / R2, Bt = Row / R1;
+    T Square = Out[L] + Norms1[Row] + Norms2[Bt * R2 + J];
+    Out[L] = sqrt(Square > T(1e-30) ? Square : T(1e-30));
+  }
+}
+
+/// cdist for p = 2 through cuBLAS, as PyTorch's _euclidean_dist computes
+/// it: |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, clamped at 1e-30 before the
+/// square root. Equal rows then give the rounding error of that sum
+/// (about sqrt(eps) |a|), not 0, as on the CPU and in PyTorch.
+template <typename T>
+void euclidByMatmul(const kernels::CdistBatches &In, const Tensor &Out) {
+  int64_t Batch = In.Batch, R1 = In.X1.size(1), R2 = In.X2.size(1),
+          C = In.X1.size(2);
+  gemm(Out.scalar_type(), Out, In.X1, In.X2.transpose(1, 2), /*Beta=*/0,
+       /*Alpha=*/-2);
+  Tensor Norms1 = empty({Batch * R1}, Out.options());
+  Tensor Norms2 = empty({Batch * R2}, Out.options());
+  cudaStream_t Stream = currentStream();
+  for (auto [X, Norms, Rows] : {std::make_tuple(&In.X1, &Norms1, Batch * R1),
+                                std::make_tuple(&In.X2, &Norms2, Batch * R2)}) {
+    squaredRowNormsKernel<T><<<blocksFor(Rows * 32), kThreads, 0, Stream>>>(
+        X->template data_ptr<T>(), Rows, C, Norms->template data_ptr<T>());
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+  }
+  euclidEpilogueKernel<T><<<blocksFor(Batch * R1 * R2), kThreads, 0, Stream>>>(
+      Out.data_ptr<T>(), Norms1.data_ptr<T>(), Norms2.data_ptr<T>(), Batch, R1,
+      R2);
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
 NormKind normKind(double P) {
@@ -323,18 +381,22 @@ SK_IMPL_FUNC(cdist_forward_out_cuda)
   }
   kernels::CdistBatches In = kernels::flattenCdistBatches(x1, x2, out);
   int64_t Batch = In.Batch;
-  // The CPU kernel's choice of the matrix-product path for p = 2, whose
-  // clamp this kernel reproduces.
+  // The CPU kernel's choice of the matrix-product path for p = 2.
   bool Euclid =
       kernels::useMatmulForEuclid(p, compute_mode.value_or(0), R1, R2);
   OutputBuffer Out(out);
   dispatchDtypes<dtypes::of(kFloat) | dtypes::of(kDouble)>(
       out.scalar_type(), "cdist_cuda", [&](auto Tag) {
         using T = decltype(Tag);
+        Tensor Result = Out.get().view({Batch, R1, R2});
+        if (Euclid) {
+          euclidByMatmul<T>(In, Result);
+          return;
+        }
         int64_t Total = Batch * R1 * R2;
         cdistKernel<T><<<blocksFor(Total), kThreads, 0, currentStream()>>>(
-            In.X1.data_ptr<T>(), In.X2.data_ptr<T>(), Out.get().data_ptr<T>(),
-            Batch, R1, R2, C, normKind(p), static_cast<T>(p), Euclid);
+            In.X1.data_ptr<T>(), In.X2.data_ptr<T>(), Result.data_ptr<T>(),
+            Batch, R1, R2, C, normKind(p), static_cast<T>(p));
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   Out.finish();

@@ -9,15 +9,16 @@
 /// sk/ops/Factories.cpp). Each resolves the device ("cuda" is the current
 /// one), makes it current, and allocates through the caching allocator for
 /// the current stream: the tensor's device always has an index. zeros
-/// clears with cudaMemsetAsync, ones and full launch the fill kernel; arange
-/// and the random factories compute on the CPU and copy, so that a seeded
-/// generator gives the same values on both devices.
+/// clears with cudaMemsetAsync, ones and full launch the fill kernel; rand
+/// and randn draw on the device (Note [Random numbers on CUDA] in
+/// CUDARandom.cu); arange computes on the CPU and copies.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAGuard.h"
 #include "sk/cuda/CUDAKernels.h"
+#include "sk/cuda/CUDARandom.h"
 #include "sk/cuda/CUDAStream.h"
 
 #include "sk/core/EmptyTensor.h"
@@ -87,16 +88,53 @@ Tensor native::arange_cuda(const Scalar &Start, const Scalar &End,
       .to(factoryDevice(Dev));
 }
 
+/// A new tensor of \p Meta's sizes and dtype on \p Dev, filled on the
+/// device with values of \p D drawn from \p Gen (or the default
+/// generator).
+static Tensor randomTensor(const Tensor &Meta, Generator *Gen,
+                           std::optional<Device> Dev, detail::Distribution D) {
+  Device Where = factoryDevice(Dev);
+  CUDAGuard Guard(Where);
+  Tensor Result = sk::detail::empty_generic(Meta.sizes(), Meta.dtype(), Where);
+  detail::RandomType Type;
+  switch (Meta.scalar_type()) {
+  case kDouble:
+    Type = detail::RandomType::Double;
+    break;
+  case kHalf:
+    Type = detail::RandomType::Half;
+    break;
+  case kBFloat16:
+    Type = detail::RandomType::BFloat16;
+    break;
+  default:
+    // The meta function admits floating dtypes only.
+    Type = detail::RandomType::Float;
+    break;
+  }
+  Generator &G = Gen ? *Gen : getDefaultGenerator();
+  int64_t N = Result.numel();
+  Generator::PhiloxState State =
+      G.reservePhilox(detail::randomOffsetIncrement(N, Type));
+  detail::launchRandom(Result.data_ptr(), N, Type, D, State.Seed, State.Offset,
+                       getCurrentCUDAStream(Where.index()));
+  SK_CUDA_CHECK(cudaGetLastError());
+  return Result;
+}
+
 Tensor native::rand_cuda(IntArrayRef Sizes, Generator *Gen,
                          std::optional<ScalarType> Dtype,
                          std::optional<Device> Dev) {
-  return sk::native::rand_cpu(Sizes, Gen, Dtype, kCPU).to(factoryDevice(Dev));
+  // The CPU's checks and default dtype, on a meta tensor.
+  return randomTensor(sk::native::rand_meta(Sizes, Gen, Dtype, std::nullopt),
+                      Gen, Dev, detail::Distribution::Uniform);
 }
 
 Tensor native::randn_cuda(IntArrayRef Sizes, Generator *Gen,
                           std::optional<ScalarType> Dtype,
                           std::optional<Device> Dev) {
-  return sk::native::randn_cpu(Sizes, Gen, Dtype, kCPU).to(factoryDevice(Dev));
+  return randomTensor(sk::native::randn_meta(Sizes, Gen, Dtype, std::nullopt),
+                      Gen, Dev, detail::Distribution::Normal);
 }
 
 } // namespace cuda

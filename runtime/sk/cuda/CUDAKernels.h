@@ -43,8 +43,9 @@ Tensor ones_cuda(IntArrayRef Sizes, std::optional<ScalarType> Dtype,
                  std::optional<Device> Dev);
 Tensor full_cuda(IntArrayRef Sizes, const Scalar &Value,
                  std::optional<ScalarType> Dtype, std::optional<Device> Dev);
-/// arange, rand and randn compute on the CPU (the same values as there,
-/// from the same generator) and copy the result to the device.
+/// arange computes on the CPU and copies the result to the device; rand
+/// and randn draw on the device (Note [Random numbers on CUDA] in
+/// CUDARandom.cu).
 Tensor arange_cuda(const Scalar &Start, const Scalar &End, const Scalar &Step,
                    std::optional<ScalarType> Dtype, std::optional<Device> Dev);
 Tensor rand_cuda(IntArrayRef Sizes, Generator *Gen,

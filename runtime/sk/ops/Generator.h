@@ -15,6 +15,12 @@
 /// the sequence they see then depends on the order they take it in. The
 /// streams are reproducible within skc but are not PyTorch's.
 ///
+/// Draws on CUDA use the same generator differently: its seed keys a
+/// counter-based Philox generator on the device, and the generator keeps
+/// the offset where the next draw starts (at::CUDAGeneratorImpl's
+/// philox_offset_per_thread); Note [Random numbers on CUDA] in
+/// sk/cuda/CUDARandom.cu. manual_seed resets both.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef SK_OPS_GENERATOR_H
@@ -41,6 +47,7 @@ public:
     Seed = NewSeed;
     Engine.seed(NewSeed);
     HasCachedNormal = false;
+    PhiloxOffset = 0;
   }
   uint64_t initial_seed() const { return Seed; }
 
@@ -59,6 +66,21 @@ public:
   /// A standard normal sample (Box-Muller); call with mutex() held.
   double normal();
 
+  /// Where a device draw starts: the seed that keys Philox and the offset
+  /// into each thread's subsequence.
+  struct PhiloxState {
+    uint64_t Seed;
+    uint64_t Offset;
+  };
+  /// The state for a draw that takes \p Increment values from each
+  /// subsequence; the next draw starts that much later.
+  PhiloxState reservePhilox(uint64_t Increment) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    PhiloxState State{Seed, PhiloxOffset};
+    PhiloxOffset += Increment;
+    return State;
+  }
+
 private:
   std::mutex Mutex;
   uint64_t Seed;
@@ -66,6 +88,7 @@ private:
   /// Box-Muller makes two samples; the second waits here.
   double CachedNormal = 0;
   bool HasCachedNormal = false;
+  uint64_t PhiloxOffset = 0;
 };
 
 /// The generator that factories use when given none.

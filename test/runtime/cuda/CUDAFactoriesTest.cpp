@@ -9,6 +9,9 @@
 #include "sk/ops/Factories.h"
 #include "sk/ops/Generator.h"
 
+#include <cmath>
+#include <vector>
+
 using namespace sk;
 using test::valuesOf;
 
@@ -59,13 +62,65 @@ TEST_F(CUDAFactoriesTest, Likes_KeepTheDevice) {
             std::vector<float>(6, 2.f));
 }
 
-TEST_F(CUDAFactoriesTest, ArangeAndRand_MatchTheCPU) {
+TEST_F(CUDAFactoriesTest, Arange_MatchesTheCPU) {
   EXPECT_EQ(valuesOf<int64_t>(arange(0, 5, Cuda).to(kCPU)),
             (std::vector<int64_t>{0, 1, 2, 3, 4}));
-  Generator A(7), B(7);
-  Tensor OnCuda = rand({8}, &A, Cuda);
-  EXPECT_EQ(OnCuda.device(), Cuda);
-  EXPECT_EQ(valuesOf<float>(OnCuda.to(kCPU)), valuesOf<float>(rand({8}, &B)));
+}
+
+/// The values of \p T (on CUDA) as doubles.
+std::vector<double> doublesOf(const Tensor &T) {
+  return valuesOf<double>(T.to(kCPU).to(kDouble));
+}
+
+TEST_F(CUDAFactoriesTest, Rand_DrawnOnTheDeviceReproduciblyFromTheSeed) {
+  // Larger than one round of the grid (1024 blocks of 256 threads, four
+  // values each), with a tail.
+  const int64_t N = (int64_t(3) << 20) + 5;
+  for (ScalarType Dtype : {kFloat, kDouble, kHalf, kBFloat16}) {
+    SCOPED_TRACE(toString(Dtype));
+    Generator A(7), B(7);
+    Tensor First = rand({N}, &A, TensorOptions(Dtype).device(Cuda));
+    EXPECT_EQ(First.device(), Cuda);
+    EXPECT_EQ(First.dtype(), Dtype);
+    std::vector<double> V = doublesOf(First);
+    EXPECT_EQ(V, doublesOf(rand({N}, &B, TensorOptions(Dtype).device(Cuda))));
+    // The next draw continues the stream.
+    EXPECT_NE(V, doublesOf(rand({N}, &A, TensorOptions(Dtype).device(Cuda))));
+    double Sum = 0, SumSquares = 0;
+    for (double X : V) {
+      ASSERT_GE(X, 0.0);
+      ASSERT_LT(X, 1.0); // Never 1, even in bfloat16.
+      Sum += X;
+      SumSquares += X * X;
+    }
+    double Mean = Sum / double(N), Var = SumSquares / double(N) - Mean * Mean;
+    // Uniform [0, 1): mean 1/2, variance 1/12; the coarse bfloat16 grid
+    // (k / 256) moves both by under 1 %.
+    EXPECT_NEAR(Mean, 0.5, 0.01);
+    EXPECT_NEAR(Var, 1.0 / 12, 0.002);
+  }
+}
+
+TEST_F(CUDAFactoriesTest, Randn_StandardNormalOnTheDevice) {
+  const int64_t N = (int64_t(1) << 21) + 3;
+  for (ScalarType Dtype : {kFloat, kDouble}) {
+    SCOPED_TRACE(toString(Dtype));
+    manual_seed(3);
+    std::vector<double> V =
+        doublesOf(randn({N}, nullptr, TensorOptions(Dtype).device(Cuda)));
+    manual_seed(3);
+    EXPECT_EQ(
+        V, doublesOf(randn({N}, nullptr, TensorOptions(Dtype).device(Cuda))));
+    double Sum = 0, SumSquares = 0;
+    for (double X : V) {
+      ASSERT_TRUE(std::isfinite(X));
+      Sum += X;
+      SumSquares += X * X;
+    }
+    double Mean = Sum / double(N);
+    EXPECT_NEAR(Mean, 0.0, 0.01);
+    EXPECT_NEAR(SumSquares / double(N) - Mean * Mean, 1.0, 0.01);
+  }
 }
 
 TEST_F(CUDAFactoriesTest, BadDeviceIndex_Fails) {

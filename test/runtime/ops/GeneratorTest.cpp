@@ -72,4 +72,25 @@ TEST(GeneratorTest, SharedAcrossThreads_EveryNumberDrawnOnce) {
   EXPECT_TRUE(Got[0] == Expected || Got[1] == Expected);
 }
 
+TEST(GeneratorTest, ReservePhilox_AdvancesAndManualSeedRestarts) {
+  Generator G(11);
+  Generator::PhiloxState First = G.reservePhilox(8);
+  Generator::PhiloxState Second = G.reservePhilox(4);
+  Generator::PhiloxState Third = G.reservePhilox(0);
+  EXPECT_EQ(First.Seed, 11u);
+  EXPECT_EQ(First.Offset, 0u);
+  EXPECT_EQ(Second.Offset, 8u);
+  EXPECT_EQ(Third.Offset, 12u);
+  // Host draws do not move the device offset, nor the other way round.
+  double U = G.uniform(53);
+  EXPECT_EQ(G.reservePhilox(0).Offset, 12u);
+  G.manual_seed(12);
+  Generator::PhiloxState Reseeded = G.reservePhilox(4);
+  EXPECT_EQ(Reseeded.Seed, 12u);
+  EXPECT_EQ(Reseeded.Offset, 0u);
+  Generator Fresh(11);
+  Fresh.reservePhilox(100);
+  EXPECT_EQ(Fresh.uniform(53), U);
+}
+
 } // namespace

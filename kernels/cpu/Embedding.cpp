@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -103,6 +104,85 @@ static int64_t sumBagRows(const float *W, int64_t RowStride, int64_t D,
   return Count;
 }
 
+/// max mode of sumBagRows: the column-wise maximum of the bag's rows into
+/// \p Out and the row each came from into \p ArgMax (0 and 0 for an empty
+/// bag); a later row replaces the maximum where it is greater or NaN, as
+/// the scalar loop does. Rows are indexed in int32 lanes beside the float
+/// ones, so the caller keeps row indices below 2^31.
+static int64_t maxBagRows(const float *W, int64_t RowStride, int64_t D,
+                          const void *Idx, bool IsLong, int64_t Start,
+                          int64_t Stop, int64_t PaddingIdx, float *Out,
+                          int32_t *ArgMax) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::ScalableTag<float> Tag;
+  const hn::RebindToSigned<decltype(Tag)> TagI;
+  using V = hn::Vec<decltype(Tag)>;
+  using VI = hn::Vec<decltype(TagI)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
+  constexpr int64_t kAhead = 16;
+  auto RowAt = [&](int64_t I) {
+    return IsLong ? static_cast<const int64_t *>(Idx)[I]
+                  : int64_t(static_cast<const int32_t *>(Idx)[I]);
+  };
+  int64_t Count = 0;
+  for (int64_t I = Start; I < Stop; ++I)
+    Count += RowAt(I) != PaddingIdx;
+  int64_t J = 0;
+  for (; J + 4 * L <= D; J += 4 * L) {
+    V M[4];
+    VI A[4];
+    for (int K = 0; K < 4; ++K) {
+      M[K] = hn::Zero(Tag);
+      A[K] = hn::Zero(TagI);
+    }
+    bool First = true;
+    for (int64_t I = Start; I < Stop; ++I) {
+      if (J == 0 && I + kAhead < Stop) {
+        const char *Next =
+            reinterpret_cast<const char *>(W + RowAt(I + kAhead) * RowStride);
+        for (int64_t B = 0; B < D * int64_t(sizeof(float)); B += 64)
+          __builtin_prefetch(Next + B);
+      }
+      int64_t Row = RowAt(I);
+      if (Row == PaddingIdx)
+        continue;
+      const float *P = W + Row * RowStride + J;
+      const VI R = hn::Set(TagI, static_cast<int32_t>(Row));
+      for (int K = 0; K < 4; ++K) {
+        V X = hn::LoadU(Tag, P + K * L);
+        auto Take = First ? hn::FirstN(Tag, size_t(L))
+                          : hn::Or(hn::Gt(X, M[K]), hn::IsNaN(X));
+        M[K] = hn::IfThenElse(Take, X, M[K]);
+        A[K] = hn::IfThenElse(hn::RebindMask(TagI, Take), R, A[K]);
+      }
+      First = false;
+    }
+    for (int K = 0; K < 4; ++K) {
+      hn::StoreU(M[K], Tag, Out + J + K * L);
+      hn::StoreU(A[K], TagI, ArgMax + J + K * L);
+    }
+  }
+  for (; J < D; ++J) {
+    float Max = 0;
+    int32_t Arg = 0;
+    bool First = true;
+    for (int64_t I = Start; I < Stop; ++I) {
+      int64_t Row = RowAt(I);
+      if (Row == PaddingIdx)
+        continue;
+      float X = W[Row * RowStride + J];
+      if (First || X > Max || std::isnan(X)) {
+        Max = X;
+        Arg = static_cast<int32_t>(Row);
+      }
+      First = false;
+    }
+    Out[J] = Max;
+    ArgMax[J] = Arg;
+  }
+  return Count;
+}
+
 } // namespace HWY_NAMESPACE
 } // namespace sk
 HWY_AFTER_NAMESPACE();
@@ -111,6 +191,7 @@ HWY_AFTER_NAMESPACE();
 namespace sk {
 
 HWY_EXPORT(sumBagRows);
+HWY_EXPORT(maxBagRows);
 
 using kernels::indexAt;
 
@@ -155,13 +236,26 @@ void embeddingBagKernel(const Tensor &Weight, const void *Idx, const void *Off,
   }
   T *Out = Output.data_ptr<T>();
   int64_t Grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(D, 1));
+  // Row indices fit maxBagRows's int32 lanes.
+  bool RowsFitInt32 = Weight.size(0) <= std::numeric_limits<int32_t>::max();
   parallel_for(0, NumBags, Grain, [&](int64_t Begin, int64_t End) {
     std::vector<Acc> Sum(D);
+    std::vector<int32_t> ArgMax;
     for (int64_t Bag = Begin; Bag < End; ++Bag) {
       int64_t Start = indexAt(Off, IsLong, Bag);
       int64_t Stop =
           Bag + 1 < NumOffsets ? indexAt(Off, IsLong, Bag + 1) : NumIndices;
       if constexpr (std::is_same_v<T, float>) {
+        if (Mode == kModeMax && WS1 == 1 && RowsFitInt32) {
+          ArgMax.resize(static_cast<size_t>(D));
+          int64_t Count = HWY_DYNAMIC_DISPATCH(maxBagRows)(
+              W, WS0, D, Idx, IsLong, Start, Stop, PaddingIdx, Out + Bag * D,
+              ArgMax.data());
+          for (int64_t J = 0; J < D; ++J)
+            setIndex(MaxIdx, IsLong, Bag * D + J, ArgMax[J]);
+          setIndex(BagSize, IsLong, Bag, Count);
+          continue;
+        }
         if (Mode != kModeMax && WS1 == 1 && !PS) {
           // The common case: contiguous float rows, unweighted.
           int64_t Count = HWY_DYNAMIC_DISPATCH(sumBagRows)(

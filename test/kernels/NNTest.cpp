@@ -664,8 +664,8 @@ TEST(NNEmbeddingBag, SumMeanMaxWithPaddingAndLastOffset) {
       }
 }
 
-// Wide float rows take the vector path (bands of eight vectors, a tail,
-// rows fetched ahead in long bags).
+// Wide float rows take the vector paths (bands of vectors, a tail, rows
+// fetched ahead in long bags), int64 and int32 indices alike.
 TEST(NNEmbeddingBag, WideFloatRows_MatchReference) {
   const int64_t D = 200, Rows = 50;
   Tensor W = randomTensor({Rows, D}, kFloat, 7);
@@ -673,17 +673,47 @@ TEST(NNEmbeddingBag, WideFloatRows_MatchReference) {
   for (int64_t I = 0; I < 70; ++I)
     Idx.push_back(I * 13 % Rows);
   std::vector<int64_t> Off = {0, 3, 3, 40};
-  for (int64_t Padding : {int64_t(-1), int64_t(13)})
-    for (int Mode : {0, 1}) {
-      SCOPED_TRACE(::testing::Message()
-                   << "mode " << Mode << " padding " << Padding);
-      BagRef R = refBag(toVector<double>(W), D, Idx, Off, false, Mode, nullptr,
-                        Padding);
-      auto Res = sk::_embedding_bag(W, fromVector(Idx, {70}, kLong),
-                                    fromVector(Off, {4}, kLong), false, Mode,
-                                    false, std::nullopt, false, Padding);
-      expectNear(toVector<double>(std::get<0>(Res)), R.Out, 1e-4);
-    }
+  for (ScalarType IndexType : {kLong, kInt})
+    for (int64_t Padding : {int64_t(-1), int64_t(13)})
+      for (int Mode : {0, 1, 2}) {
+        SCOPED_TRACE(::testing::Message() << "mode " << Mode << " padding "
+                                          << Padding << " " << IndexType);
+        BagRef R = refBag(toVector<double>(W), D, Idx, Off, false, Mode,
+                          nullptr, Padding);
+        auto Res =
+            sk::_embedding_bag(W, fromVector(Idx, {70}, IndexType),
+                               fromVector(Off, {4}, IndexType), false, Mode,
+                               false, std::nullopt, false, Padding);
+        expectNear(toVector<double>(std::get<0>(Res)), R.Out, 1e-4);
+        EXPECT_EQ(toVector<double>(std::get<2>(Res)), R.BagSize);
+        if (Mode == 2) {
+          EXPECT_EQ(toVector<double>(std::get<3>(Res)), R.MaxIdx);
+        }
+      }
+}
+
+// In max mode NaN wins, in the vector bands and in the tail, and its row
+// is the one reported; an empty bag gives zeros.
+TEST(NNEmbeddingBag, MaxMode_NaNWinsInEveryColumn) {
+  const int64_t D = 200, Rows = 6;
+  Tensor W = randomTensor({Rows, D}, kFloat, 9);
+  float *P = W.data_ptr<float>();
+  P[2 * D + 5] = NAN;
+  P[4 * D + D - 1] = NAN;
+  std::vector<int64_t> Idx = {1, 2, 3, 4, 5};
+  auto Res = sk::_embedding_bag(W, fromVector(Idx, {5}, kLong),
+                                fromVector<int64_t>({0, 0}, {2}, kLong), false,
+                                /*mode=*/2, false, std::nullopt, false, -1);
+  std::vector<double> Out = toVector<double>(std::get<0>(Res));
+  std::vector<double> Arg = toVector<double>(std::get<3>(Res));
+  for (int64_t J = 0; J < D; ++J) {
+    EXPECT_EQ(Out[J], 0) << "empty bag, column " << J;
+    EXPECT_EQ(Arg[J], 0) << "empty bag, column " << J;
+  }
+  EXPECT_TRUE(std::isnan(Out[D + 5]));
+  EXPECT_EQ(Arg[D + 5], 2);
+  EXPECT_TRUE(std::isnan(Out[D + D - 1]));
+  EXPECT_EQ(Arg[D + D - 1], 4);
 }
 
 TEST(NNEmbeddingBag, PerSampleWeightsInt32AndComposite) {

@@ -32,9 +32,9 @@
 #include <type_traits>
 #include <vector>
 
-// The sum of a bag's rows is compiled for every Highway target and called
-// for the best one the CPU has (Note [Highway dynamic dispatch] in
-// sk/iter/Loops.h).
+// The sum and the maximum of a bag's rows are compiled for every Highway
+// target and called for the best one the CPU has (Note [Highway dynamic
+// dispatch] in sk/iter/Loops.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/Embedding.cpp"
 #include <hwy/foreach_target.h> // IWYU pragma: keep
@@ -45,12 +45,35 @@ HWY_BEFORE_NAMESPACE();
 namespace sk {
 namespace HWY_NAMESPACE {
 
+/// The rows of the bag Idx[Start, Stop) that are not \p PaddingIdx.
+static int64_t countBagRows(const void *Idx, bool IsLong, int64_t Start,
+                            int64_t Stop, int64_t PaddingIdx) {
+  int64_t Count = 0;
+  for (int64_t I = Start; I < Stop; ++I)
+    Count += kernels::indexAt(Idx, IsLong, I) != PaddingIdx;
+  return Count;
+}
+
+/// Fetches the row a few indices after \p I (before \p Stop) of the float
+/// table \p W into the cache: rows are random, so the hardware cannot
+/// guess them.
+static void prefetchRowAhead(const float *W, int64_t RowStride, int64_t D,
+                             const void *Idx, bool IsLong, int64_t I,
+                             int64_t Stop) {
+  constexpr int64_t kAhead = 16;
+  if (I + kAhead >= Stop)
+    return;
+  const char *Next = reinterpret_cast<const char *>(
+      W + kernels::indexAt(Idx, IsLong, I + kAhead) * RowStride);
+  for (int64_t B = 0; B < D * int64_t(sizeof(float)); B += 64)
+    __builtin_prefetch(Next + B);
+}
+
 /// Sums the rows Idx[Start, Stop) of the float table \p W (contiguous rows
 /// of \p D values, \p RowStride apart), skipping \p PaddingIdx, into
 /// \p Out; returns how many rows it added. Eight vector accumulators hold
 /// a band of columns across the whole bag, and the row a few indices
-/// ahead is fetched while one is added (rows are random, so the hardware
-/// cannot guess them), as fbgemm's kernels do.
+/// ahead is fetched while one is added, as fbgemm's kernels do.
 static int64_t sumBagRows(const float *W, int64_t RowStride, int64_t D,
                           const void *Idx, bool IsLong, int64_t Start,
                           int64_t Stop, int64_t PaddingIdx, float *Out) {
@@ -58,26 +81,16 @@ static int64_t sumBagRows(const float *W, int64_t RowStride, int64_t D,
   const hn::ScalableTag<float> Tag;
   using V = hn::Vec<decltype(Tag)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
-  constexpr int64_t kAhead = 16;
-  auto RowAt = [&](int64_t I) {
-    return IsLong ? static_cast<const int64_t *>(Idx)[I]
-                  : int64_t(static_cast<const int32_t *>(Idx)[I]);
-  };
-  int64_t Count = 0;
-  for (int64_t I = Start; I < Stop; ++I)
-    Count += RowAt(I) != PaddingIdx;
+  auto RowAt = [&](int64_t I) { return kernels::indexAt(Idx, IsLong, I); };
+  int64_t Count = countBagRows(Idx, IsLong, Start, Stop, PaddingIdx);
   int64_t J = 0;
   for (; J + 8 * L <= D; J += 8 * L) {
     V A[8];
     for (V &X : A)
       X = hn::Zero(Tag);
     for (int64_t I = Start; I < Stop; ++I) {
-      if (J == 0 && I + kAhead < Stop) {
-        const char *Next =
-            reinterpret_cast<const char *>(W + RowAt(I + kAhead) * RowStride);
-        for (int64_t B = 0; B < D * int64_t(sizeof(float)); B += 64)
-          __builtin_prefetch(Next + B);
-      }
+      if (J == 0)
+        prefetchRowAhead(W, RowStride, D, Idx, IsLong, I, Stop);
       int64_t Row = RowAt(I);
       if (Row == PaddingIdx)
         continue;
@@ -119,14 +132,8 @@ static int64_t maxBagRows(const float *W, int64_t RowStride, int64_t D,
   using V = hn::Vec<decltype(Tag)>;
   using VI = hn::Vec<decltype(TagI)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(Tag));
-  constexpr int64_t kAhead = 16;
-  auto RowAt = [&](int64_t I) {
-    return IsLong ? static_cast<const int64_t *>(Idx)[I]
-                  : int64_t(static_cast<const int32_t *>(Idx)[I]);
-  };
-  int64_t Count = 0;
-  for (int64_t I = Start; I < Stop; ++I)
-    Count += RowAt(I) != PaddingIdx;
+  auto RowAt = [&](int64_t I) { return kernels::indexAt(Idx, IsLong, I); };
+  int64_t Count = countBagRows(Idx, IsLong, Start, Stop, PaddingIdx);
   int64_t J = 0;
   for (; J + 4 * L <= D; J += 4 * L) {
     V M[4];
@@ -137,12 +144,8 @@ static int64_t maxBagRows(const float *W, int64_t RowStride, int64_t D,
     }
     bool First = true;
     for (int64_t I = Start; I < Stop; ++I) {
-      if (J == 0 && I + kAhead < Stop) {
-        const char *Next =
-            reinterpret_cast<const char *>(W + RowAt(I + kAhead) * RowStride);
-        for (int64_t B = 0; B < D * int64_t(sizeof(float)); B += 64)
-          __builtin_prefetch(Next + B);
-      }
+      if (J == 0)
+        prefetchRowAhead(W, RowStride, D, Idx, IsLong, I, Stop);
       int64_t Row = RowAt(I);
       if (Row == PaddingIdx)
         continue;

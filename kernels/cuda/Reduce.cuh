@@ -23,7 +23,9 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace sk {
@@ -140,6 +142,95 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
   DataPtr Temp = CUDACachingAllocator::allocateTempStorage(Bytes);
   SK_CUDA_CHECK(cub::DeviceSegmentedReduce::Reduce(
       Temp.get(), Bytes, In, Out, Segments, Begin, End, Reduce, Init, Stream));
+}
+
+// Note [Column reductions on CUDA]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// When self is contiguous and the reduced dims are its leading ones (sum
+// over dim 0 of a matrix), Note [CUDA reductions] would transpose the
+// whole input so that each output reduces a contiguous segment. Instead
+// self is read in place as [Rows, Columns]: each thread folds one column
+// over a chunk of rows, so that a warp reads 32 adjacent elements of a row
+// at a time, and the chunks (enough blocks to fill the GPU) leave partial
+// results that a second pass of the same kernel folds, as PyTorch's
+// ReduceConfig splits the reduced dimension across blocks for outer
+// reductions.
+
+/// Partial[chunk, c] = Reduce over rows [chunk * RowsPerChunk, ...) of
+/// column c of the row-major [Rows, Columns] \p In.
+template <typename acc_t, typename Op>
+__global__ void columnReduceKernel(const acc_t *In, int64_t Rows,
+                                   int64_t Columns, int64_t RowsPerChunk,
+                                   Op Reduce, acc_t Init, acc_t *Partial) {
+  int64_t Column = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (Column >= Columns)
+    return;
+  int64_t Begin = blockIdx.y * RowsPerChunk;
+  int64_t End = Begin + RowsPerChunk < Rows ? Begin + RowsPerChunk : Rows;
+  acc_t Acc = Init;
+  for (int64_t R = Begin; R < End; ++R)
+    Acc = Reduce(Acc, In[R * Columns + Column]);
+  Partial[blockIdx.y * Columns + Column] = Acc;
+}
+
+/// Reduces the row-major [\p Rows, \p Columns] \p In over its rows into
+/// the \p Columns accumulators at \p Out, on the current stream.
+template <typename acc_t, typename Op>
+void reduceColumns(const acc_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
+                   Op Reduce, acc_t Init) {
+  constexpr int kThreads = 256;
+  cudaStream_t Stream = getCurrentCUDAStream();
+  int64_t ColumnBlocks = (Columns + kThreads - 1) / kThreads;
+  // About a thousand blocks in all, each folding at least 16 rows.
+  int64_t Chunks = std::max<int64_t>(
+      1, std::min<int64_t>({1024 / ColumnBlocks, Rows / 16, 65535}));
+  int64_t RowsPerChunk = (Rows + Chunks - 1) / Chunks;
+  Chunks = (Rows + RowsPerChunk - 1) / RowsPerChunk;
+  dim3 Grid(static_cast<unsigned>(ColumnBlocks), static_cast<unsigned>(Chunks));
+  if (Chunks == 1) {
+    columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(In, Rows, Columns, Rows,
+                                                      Reduce, Init, Out);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+  DataPtr Partial = CUDACachingAllocator::allocateTempStorage(
+      static_cast<size_t>(Chunks * Columns) * sizeof(acc_t));
+  acc_t *Partials = static_cast<acc_t *>(Partial.get());
+  columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(
+      In, Rows, Columns, RowsPerChunk, Reduce, Init, Partials);
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+  dim3 Fold(static_cast<unsigned>(ColumnBlocks), 1);
+  columnReduceKernel<<<Fold, kThreads, 0, Stream>>>(Partials, Chunks, Columns,
+                                                    Chunks, Reduce, Init, Out);
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+/// The [Rows, Columns] view of Note [Column reductions on CUDA], when
+/// \p Self (of the accumulation dtype) has that layout for \p Mask.
+struct ColumnLayout {
+  int64_t Rows = 1;
+  int64_t Columns = 1;
+};
+inline std::optional<ColumnLayout>
+getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask,
+                ScalarType AccDtype) {
+  if (Self.scalar_type() != AccDtype || !Self.is_contiguous() ||
+      Self.numel() == 0)
+    return std::nullopt;
+  ColumnLayout L;
+  int64_t D = 0;
+  for (; D < Self.dim() && Mask[D]; ++D)
+    L.Rows *= Self.size(D);
+  if (D == 0 || D == Self.dim())
+    return std::nullopt; // Nothing reduced, or everything: one segment.
+  for (; D < Self.dim(); ++D) {
+    if (Mask[D] && Self.size(D) != 1)
+      return std::nullopt; // A reduced dim among the kept ones.
+    L.Columns *= Self.size(D);
+  }
+  if (L.Columns == 1)
+    return std::nullopt;
+  return L;
 }
 
 } // namespace cuda

@@ -88,12 +88,20 @@ void reduceInto(const Tensor &Self, const DimMask &Mask, const Tensor &Out,
   if (Out.numel() == 0)
     return;
   ScalarType AccDtype = scalarTypeOf<acc_t>();
-  cuda::ReductionInput In =
-      cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
-  Tensor Acc = empty({In.Segments}, Self.options().dtype(AccDtype));
-  cuda::cubReduce(static_cast<const acc_t *>(In.Data.data_ptr()),
-                  static_cast<acc_t *>(Acc.data_ptr()), In.Segments,
-                  In.SegmentLength, Reduce, Init);
+  Tensor Acc = empty({Out.numel()}, Self.options().dtype(AccDtype));
+  if (std::optional<cuda::ColumnLayout> Columns =
+          cuda::getColumnLayout(Self, Mask, AccDtype)) {
+    // Note [Column reductions on CUDA] in Reduce.cuh.
+    cuda::reduceColumns(static_cast<const acc_t *>(Self.data_ptr()),
+                        Columns->Rows, Columns->Columns,
+                        static_cast<acc_t *>(Acc.data_ptr()), Reduce, Init);
+  } else {
+    cuda::ReductionInput In =
+        cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
+    cuda::cubReduce(static_cast<const acc_t *>(In.Data.data_ptr()),
+                    static_cast<acc_t *>(Acc.data_ptr()), In.Segments,
+                    In.SegmentLength, Reduce, Init);
+  }
   TensorIteratorConfig Config;
   Config.set_check_mem_overlap(false)
       .check_all_same_dtype(false)

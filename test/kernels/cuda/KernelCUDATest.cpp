@@ -440,6 +440,25 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
           {values({1 << 20}, kDouble, 4)});
   checkOp([](auto &X) { return sk::amax(X[0]); },
           {values({1 << 20}, kFloat, 4)});
+  // Leading dims reduced in place, in chunks of rows folded twice (Note
+  // [Column reductions on CUDA]): one and several chunks, a partial block
+  // of columns, and trailing dims of size 1.
+  for (ScalarType D : {kFloat, kDouble, kLong}) {
+    checkOp([](auto &X) { return sk::sum(X[0], {0}); },
+            {values({4096, 300}, D, 5)});
+    checkOp([](auto &X) { return sk::sum(X[0], {0}); },
+            {values({20, 3000}, D, 6)});
+    checkOp(
+        [](auto &X) {
+          return sk::amax(X[0], {0, 1});
+        },
+        {values({64, 32, 300}, D, 7)});
+    checkOp(
+        [](auto &X) {
+          return sk::amin(X[0], {0, 2}, true);
+        },
+        {values({512, 40, 1}, D, 8)});
+  }
 }
 
 TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {

@@ -12,12 +12,14 @@
 /// thread per output element; an index out of range raises a device flag
 /// and the impl throws the CPU's error after the kernel.
 ///
-/// _embedding_bag checks its offsets and indices on the host, from host
-/// copies of the two index tensors, with the CPU's messages (they are
-/// read there anyway for offset2bag, which is computed on the host as the
-/// CPU kernel does and copied back). The bags are reduced on the device:
-/// one block per bag, threads along the embedding dimension, accumulating
-/// in float32 for the 16-bit dtypes.
+/// _embedding_bag checks its offsets and indices on the device, with the
+/// CPU's checks and messages (kernels::EmbeddingBagError), in the kernel
+/// that computes offset2bag (a binary search in the offsets per index).
+/// The bags are then reduced, one block per bag, threads along the
+/// embedding dimension, accumulating in float32 for the 16-bit dtypes,
+/// skipping rows out of range; the impl reads the checks' flag once, at
+/// the end, and throws the CPU's error for one of the failed checks (not
+/// necessarily the CPU's first). Nothing is copied to the host.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,11 +28,12 @@
 #include "DeviceUtils.cuh"
 #include "shared/Embedding.h"
 
+#include <algorithm>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace sk {
-
-using kernels::indexAt;
 
 namespace {
 
@@ -60,12 +63,12 @@ __global__ void embeddingKernel(const Word *W, const IndexT *Idx, Word *Out,
 /// a bag without a next offset runs to \p NumIndices. Writes Out [B, D],
 /// BagSize [B] and, in max mode, MaxIdx [B, D].
 template <typename T, typename IndexT>
-__global__ void embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1,
-                                   const IndexT *Idx, const IndexT *Off,
-                                   int64_t NumIndices, int64_t NumOffsets,
-                                   int64_t NumBags, int64_t D, int64_t Mode,
-                                   const T *PerSample, int64_t PaddingIdx,
-                                   T *Out, IndexT *BagSize, IndexT *MaxIdx) {
+__global__ void
+embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1, const IndexT *Idx,
+                   const IndexT *Off, int64_t NumIndices, int64_t NumOffsets,
+                   int64_t NumBags, int64_t D, int64_t Rows, int64_t Mode,
+                   const T *PerSample, int64_t PaddingIdx, T *Out,
+                   IndexT *BagSize, IndexT *MaxIdx) {
   using A = AccType<T>;
   for (int64_t Bag = blockIdx.x; Bag < NumBags; Bag += gridDim.x) {
     int64_t Start = static_cast<int64_t>(Off[Bag]);
@@ -76,7 +79,8 @@ __global__ void embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1,
       int64_t Count = 0, ArgMax = 0;
       for (int64_t I = Start; I < Stop; ++I) {
         int64_t Row = static_cast<int64_t>(Idx[I]);
-        if (Row == PaddingIdx)
+        // Rows out of range are reported after the kernel.
+        if (Row == PaddingIdx || Row < 0 || Row >= Rows)
           continue;
         A V = toAcc(W[Row * WS0 + J * WS1]);
         if (Mode == kModeMax) {
@@ -100,9 +104,51 @@ __global__ void embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1,
     }
     if (D == 0 && threadIdx.x == 0) {
       int64_t Count = 0;
-      for (int64_t I = Start; I < Stop; ++I)
-        Count += static_cast<int64_t>(Idx[I]) != PaddingIdx;
+      for (int64_t I = Start; I < Stop; ++I) {
+        int64_t Row = static_cast<int64_t>(Idx[I]);
+        Count += Row != PaddingIdx && Row >= 0 && Row < Rows;
+      }
       BagSize[Bag] = static_cast<IndexT>(Count);
+    }
+  }
+}
+
+/// embedding_bag's checks of kernels::checkEmbeddingBagIndices, raised on
+/// \p Flag with a kernels::EmbeddingBagError code, and offset2bag into
+/// \p Bags (when not null): the number of offsets after the first that
+/// are at or before each index, found by binary search in the offsets.
+template <typename IndexT>
+__global__ void checkBagsKernel(const IndexT *Idx, const IndexT *Off, int64_t N,
+                                int64_t NumOffsets, int64_t Rows, IndexT *Bags,
+                                unsigned long long *Flag) {
+  using E = kernels::EmbeddingBagError;
+  int64_t Total = N > NumOffsets ? N : NumOffsets;
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    if (L < NumOffsets) {
+      int64_t O = static_cast<int64_t>(Off[L]);
+      if (L == 0 && O != 0)
+        raiseError(Flag, int(E::FirstOffsetNotZero), O);
+      if (L == NumOffsets - 1 && O > N)
+        raiseError(Flag, int(E::LastOffsetPastTheEnd), O);
+      if (L > 0 && static_cast<int64_t>(Off[L - 1]) > O)
+        raiseError(Flag, int(E::DecreasingOffsets), L);
+    }
+    if (L < N) {
+      int64_t Row = static_cast<int64_t>(Idx[L]);
+      if (Row < 0 || Row >= Rows)
+        raiseError(Flag, int(E::IndexOutOfRange), Row);
+      if (Bags) {
+        // The first offset after offsets[0] that is past L.
+        int64_t Lo = 1, Hi = NumOffsets;
+        while (Lo < Hi) {
+          int64_t Mid = Lo + (Hi - Lo) / 2;
+          if (static_cast<int64_t>(Off[Mid]) <= L)
+            Lo = Mid + 1;
+          else
+            Hi = Mid;
+        }
+        Bags[L] = static_cast<IndexT>(Lo - 1);
+      }
     }
   }
 }
@@ -147,38 +193,47 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
  OptionalTensorRef per_sample_weights, bool include_last_offset,
  int64_t padding_idx, const Tensor &out0, const Tensor &out1,
  const Tensor &out2, const Tensor &out3) {
-  Device Host(DeviceType::CPU);
   Tensor Idx = indices.contiguous();
   Tensor Off = offsets.contiguous();
-  Tensor HostIdx = Idx.to(Host), HostOff = Off.to(Host);
   bool IsLong = Idx.scalar_type() == kLong;
-  const void *IdxData = HostIdx.data_ptr();
-  const void *OffData = HostOff.data_ptr();
   int64_t N = Idx.numel();
   int64_t NumOffsets = Off.numel();
   int64_t NumBags = out0.size(0);
   int64_t Rows = weight.size(0);
-
-  kernels::checkEmbeddingBagIndices(IdxData, OffData, IsLong, N, NumOffsets,
-                                    Rows);
-
-  // offset2bag, as the CPU kernel computes it.
-  if (out1.numel() == N && N > 0) {
-    Tensor Bags = empty({N}, HostIdx.options());
-    int64_t Bag = 0;
-    for (int64_t I = 0; I < N; ++I) {
-      while (Bag + 1 < NumOffsets && indexAt(OffData, IsLong, Bag + 1) <= I)
-        ++Bag;
-      if (IsLong)
-        Bags.data_ptr<int64_t>()[I] = Bag;
-      else
-        Bags.data_ptr<int32_t>()[I] = static_cast<int32_t>(Bag);
-    }
-    out1.copy_(Bags);
+  DeviceErrorFlag Flag;
+  OutputBuffer Bags(out1);
+  bool WantBags = out1.numel() == N && N > 0;
+  auto Check = [&](auto IndexTag) {
+    using IndexT = decltype(IndexTag);
+    checkBagsKernel<IndexT>
+        <<<blocksFor(std::max(N, NumOffsets)), kThreads, 0, currentStream()>>>(
+            static_cast<const IndexT *>(Idx.data_ptr()),
+            static_cast<const IndexT *>(Off.data_ptr()), N, NumOffsets, Rows,
+            WantBags ? static_cast<IndexT *>(Bags.get().data_ptr()) : nullptr,
+            Flag.get());
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+  };
+  if (N > 0 || NumOffsets > 0) {
+    if (IsLong)
+      Check(int64_t{});
+    else
+      Check(int32_t{});
   }
+  if (WantBags)
+    Bags.finish();
+  // The one wait: the checks' flag, read once the bags are reduced (the
+  // kernel skips rows out of range).
+  auto ReportErrors = [&] {
+    if (std::optional<std::pair<int64_t, int64_t>> Error = Flag.read())
+      kernels::reportEmbeddingBagError(
+          static_cast<kernels::EmbeddingBagError>(Error->first), Error->second,
+          N);
+  };
   out3.zero_();
-  if (NumBags == 0)
+  if (NumBags == 0) {
+    ReportErrors();
     return;
+  }
   int64_t BagOffsets = include_last_offset ? NumOffsets : NumBags;
   int64_t D = weight.size(1);
   Tensor PerSample =
@@ -197,7 +252,7 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
                   devicePtr<T>(weight), weight.stride(0), weight.stride(1),
                   static_cast<const IndexT *>(Idx.data_ptr()),
                   static_cast<const IndexT *>(Off.data_ptr()), N, BagOffsets,
-                  NumBags, D, mode,
+                  NumBags, D, Rows, mode,
                   PerSample.defined() ? devicePtr<T>(PerSample) : nullptr,
                   padding_idx, devicePtr<T>(Out.get()),
                   static_cast<IndexT *>(BagSize.get().data_ptr()),
@@ -209,6 +264,7 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
         else
           Run(int32_t{});
       });
+  ReportErrors();
   Out.finish();
   BagSize.finish();
   MaxIdx.finish();

@@ -239,6 +239,41 @@ TEST_F(NNErrorsCUDATest, OutOfRangeValues_ThrowTheCPUErrors) {
           toCUDA(fromVector(std::vector<int64_t>{0}, {1}, kLong)), false, 0,
           false, std::nullopt, false, -1),
       "but found idx to be 7");
+  // The offsets' checks, made on the device, with the CPU's messages.
+  auto Bag = [&](std::vector<int64_t> Offsets) {
+    int64_t N = static_cast<int64_t>(Offsets.size());
+    return sk::_embedding_bag(
+        Weight, toCUDA(fromVector(std::vector<int64_t>{0, 1, 2}, {3}, kLong)),
+        toCUDA(fromVector(Offsets, {N}, kLong)), false, 0, false, std::nullopt,
+        false, -1);
+  };
+  SK_EXPECT_ERROR(Bag({1, 2}), "offsets[0] has to be 0");
+  SK_EXPECT_ERROR(Bag({0, 4}), "offsets[-1] can not be greater than input's "
+                               "length 3 but got offsets[-1] of 4");
+  SK_EXPECT_ERROR(Bag({0, 2, 1}), "offsets[2] < offsets[1]");
+}
+
+// offset2bag from the device's binary search, over many bags, some empty.
+TEST_F(NNErrorsCUDATest, EmbeddingBag_ManyBagsMatchTheCPU) {
+  Tensor Weight = randomCPU({1000, 64}, kFloat, 17);
+  std::vector<int64_t> Indices, Offsets;
+  for (int64_t I = 0; I < 5000; ++I)
+    Indices.push_back(I * 7919 % 1000);
+  // Every other bag is empty; the last runs to the end.
+  for (int64_t B = 0; B < 400; ++B)
+    Offsets.push_back(B / 2 * 25);
+  Tensor I = fromVector(Indices, {5000}, kLong);
+  Tensor O = fromVector(Offsets, {400}, kLong);
+  for (int64_t Mode : {1, 2}) {
+    auto Got = sk::_embedding_bag(toCUDA(Weight), toCUDA(I), toCUDA(O), false,
+                                  Mode, false, std::nullopt, false, 3);
+    auto Want = sk::_embedding_bag(Weight, I, O, false, Mode, false,
+                                   std::nullopt, false, 3);
+    expectClose(std::get<0>(Got), std::get<0>(Want));
+    expectEqual(std::get<1>(Got), std::get<1>(Want));
+    expectEqual(std::get<2>(Got), std::get<2>(Want));
+    expectEqual(std::get<3>(Got), std::get<3>(Want));
+  }
 }
 
 } // namespace

@@ -9,8 +9,8 @@
 /// families share: the device type of a dtype (sk::Half is __half's bits),
 /// conversions to and from the accumulation type, launch sizes, block
 /// reductions, the strided geometry of a tensor as a kernel argument, a
-/// device-side error flag, and a contiguous stand-in for an out= tensor of
-/// other strides.
+/// device-side error flag, the row gather of embedding and index_select,
+/// and a contiguous stand-in for an out= tensor of other strides.
 ///
 /// Kernels choose the C++ type of a dtype through sk::dispatchDtypes and
 /// friends (docs/kernels.md#dtypes), then map it with DeviceType.
@@ -256,6 +256,63 @@ __device__ __forceinline__ void
 raiseError(unsigned long long *Flag, unsigned long long Code, int64_t Value) {
   if (atomicCAS(Flag, 0ull, Code) == 0ull)
     Flag[1] = static_cast<unsigned long long>(Value);
+}
+
+//===--- Row gathers ------------------------------------------------------===//
+
+/// Row r of the row-major \p Out [N, RowWords] = row Index[r] of \p Src
+/// (rows \p SrcRowWords apart), for Index in [0, \p Rows); an index out of
+/// range raises \p Flag with it.
+template <typename Word, typename IndexT>
+__global__ void gatherRowsKernel(Word *Out, const Word *Src,
+                                 const IndexT *Index, int64_t N,
+                                 int64_t RowWords, int64_t SrcRowWords,
+                                 int64_t Rows, unsigned long long *Flag) {
+  int64_t Total = N * RowWords;
+  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
+    int64_t R = L / RowWords, C = L - R * RowWords;
+    int64_t Row = static_cast<int64_t>(Index[R]);
+    if (Row < 0 || Row >= Rows) {
+      raiseError(Flag, 1, Row);
+      continue;
+    }
+    Out[L] = Src[Row * SrcRowWords + C];
+  }
+}
+
+/// embedding and index_select along dim 0 when rows are contiguous: row r
+/// of the contiguous \p Out [N, D] = row Index[r] of \p Src [Rows, D]
+/// (unit stride within a row). Rows move as 16-byte words where their
+/// bytes, the row stride and both pointers allow, else as elements.
+template <typename IndexT>
+void gatherRows(const Tensor &Out, const Tensor &Src, const IndexT *Index,
+                int64_t N, unsigned long long *Flag) {
+  int64_t D = Src.size(1), Rows = Src.size(0);
+  int64_t Item = static_cast<int64_t>(Src.itemsize());
+  int64_t RowBytes = D * Item, StrideBytes = Src.stride(0) * Item;
+  auto Aligned = [](const void *P) {
+    return reinterpret_cast<uintptr_t>(P) % 16 == 0;
+  };
+  cudaStream_t Stream = currentStream();
+  if (RowBytes % 16 == 0 && StrideBytes % 16 == 0 && Aligned(Src.data_ptr()) &&
+      Aligned(Out.data_ptr())) {
+    int64_t Words = RowBytes / 16;
+    gatherRowsKernel<uint4, IndexT>
+        <<<blocksFor(N * Words), kThreads, 0, Stream>>>(
+            static_cast<uint4 *>(Out.data_ptr()),
+            static_cast<const uint4 *>(Src.data_ptr()), Index, N, Words,
+            StrideBytes / 16, Rows, Flag);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+  dispatchElementSize(Src.scalar_type(), [&](auto Tag) {
+    using Word = decltype(Tag);
+    gatherRowsKernel<Word, IndexT><<<blocksFor(N * D), kThreads, 0, Stream>>>(
+        static_cast<Word *>(Out.data_ptr()),
+        static_cast<const Word *>(Src.data_ptr()), Index, N, D, Src.stride(0),
+        Rows, Flag);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+  });
 }
 
 //===--- Outputs ----------------------------------------------------------===//

@@ -8,9 +8,11 @@
 /// The CUDA impls of embedding and _embedding_bag (meta functions in the
 /// CPU file).
 ///
-/// embedding copies weight rows as elements of the dtype's size, one
-/// thread per output element; an index out of range raises a device flag
-/// and the impl throws the CPU's error after the kernel.
+/// embedding copies weight rows: rows of unit stride through gatherRows
+/// (DeviceUtils.cuh, 16-byte words where they fit), others as elements of
+/// the dtype's size, one thread per output element; an index out of range
+/// raises a device flag and the impl throws the CPU's error after the
+/// kernel.
 ///
 /// _embedding_bag checks its offsets and indices on the device, with the
 /// CPU's checks and messages (kernels::EmbeddingBagError), in the kernel
@@ -167,12 +169,16 @@ SK_IMPL_FUNC(embedding_out_cuda)
   DeviceErrorFlag Flag;
   auto Run = [&](auto IndexTag) {
     using IndexT = decltype(IndexTag);
+    const IndexT *Index = static_cast<const IndexT *>(Idx.data_ptr());
+    if (weight.stride(1) == 1) {
+      gatherRows(Out.get(), weight, Index, N, Flag.get());
+      return;
+    }
     dispatchElementSize(weight.scalar_type(), [&](auto Tag) {
       using Word = decltype(Tag);
       embeddingKernel<Word, IndexT>
           <<<blocksFor(N * D), kThreads, 0, currentStream()>>>(
-              static_cast<const Word *>(weight.data_ptr()),
-              static_cast<const IndexT *>(Idx.data_ptr()),
+              static_cast<const Word *>(weight.data_ptr()), Index,
               static_cast<Word *>(Out.get().data_ptr()), N, D, weight.size(0),
               weight.stride(0), weight.stride(1), Flag.get());
       SK_CUDA_KERNEL_LAUNCH_CHECK();

@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The CUDA impls of the indexing family. The three gathers share one
-/// kernel over the output, as on the CPU: Out[i] = Src[i] + Index[i] *
-/// DimStride, with Src self restrided to stride 0 along the indexed
-/// dimension, any strides everywhere. Indices out of range raise a device
+/// The CUDA impls of the indexing family. index_select of whole rows of a
+/// contiguous tensor copies rows (gatherRows in DeviceUtils.cuh, as
+/// embedding does). Otherwise the three gathers share one kernel over the
+/// output, as on the CPU: Out[i] = Src[i] + Index[i] * DimStride, with Src
+/// self restrided to stride 0 along the indexed dimension, any strides
+/// everywhere. Indices out of range raise a device
 /// flag; the impl waits for the kernel and throws the CPU's error, naming
 /// one of the offending indices (not necessarily the first).
 ///
@@ -175,6 +177,27 @@ SK_IMPL_FUNC(index_select_out_cuda)
   GatherSpec S{"index_select", self.dim() == 0 ? 1 : self.size(dim),
                self.dim() == 0 ? 0 : self.stride(dim), dim,
                /*WrapNegative=*/false};
+  // Whole rows of a contiguous self into a contiguous out: gatherRows.
+  if (self.dim() >= 1 && maybeWrapDim(dim, self.dim()) == 0 &&
+      self.numel() > 0 && self.is_contiguous() && out.is_contiguous()) {
+    int64_t N = index.numel();
+    Tensor Src = self.view({self.size(0), self.numel() / self.size(0)});
+    Tensor Index = index.contiguous();
+    DeviceErrorFlag Flag;
+    auto Run = [&](auto IndexTag) {
+      using IndexT = decltype(IndexTag);
+      gatherRows(out.view({N, Src.size(1)}), Src,
+                 static_cast<const IndexT *>(Index.data_ptr()), N, Flag.get());
+    };
+    if (Index.scalar_type() == kInt)
+      Run(int32_t{});
+    else
+      Run(int64_t{});
+    if (std::optional<std::pair<int64_t, int64_t>> Error = Flag.read())
+      kernels::reportIndexOutOfRange(S.Op, Error->second, S.Dim, S.DimSize,
+                                     S.WrapNegative);
+    return;
+  }
   // The index runs along dim, broadcast over the rest.
   runGather(out, kernels::restrideAlong(self, out.sizes(), dim),
             kernels::indexAlong(index, self, out, dim), S);

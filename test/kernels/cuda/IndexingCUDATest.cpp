@@ -54,6 +54,17 @@ TEST_P(IndexingCUDATest, IndexSelect_MatchesCPUAlongEveryDim) {
   Tensor OutT = Out.t();
   sk::index_select_out(OutT, toCUDA(Matrix), 1, toCUDA(Index));
   expectEqual(OutT, sk::index_select(Matrix, 1, Index));
+  // Whole rows (gatherRows): 64 elements, a multiple of 16 bytes in every
+  // dtype, and rows of a slice whose stride is not their length (16-byte
+  // words for 2-, 4- and 8-byte dtypes, elements for 1-byte ones).
+  Tensor Wide = randomCPU({50, 64}, Dtype, 4);
+  Tensor Rows = indexTensor({49, 0, 7, 7, 13});
+  expectEqual(sk::index_select(toCUDA(Wide), 0, toCUDA(Rows)),
+              sk::index_select(Wide, 0, Rows));
+  expectEqual(sk::embedding(toCUDA(Wide), toCUDA(Rows)),
+              sk::embedding(Wide, Rows));
+  expectEqual(sk::embedding(toCUDA(Wide).narrow(1, 8, 40), toCUDA(Rows)),
+              sk::embedding(Wide.narrow(1, 8, 40), Rows));
 }
 
 TEST_P(IndexingCUDATest, TakeAndGather_MatchCPU) {
@@ -117,6 +128,9 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
   SK_EXPECT_ERROR(sk::index_select(Self, 1, toCUDA(indexTensor({0, 4}))),
                   "index_select(): index 4 is out of bounds for dimension 1 "
                   "with size 4");
+  SK_EXPECT_ERROR(sk::index_select(Self, 0, toCUDA(indexTensor({-1}))),
+                  "index_select(): index -1 is out of bounds for dimension 0 "
+                  "with size 3");
   SK_EXPECT_ERROR(sk::take(Self, toCUDA(indexTensor({12}))),
                   "out of range: tried to access index 12 on a tensor of 12 "
                   "elements.");

@@ -84,26 +84,35 @@ __global__ void gatherKernel(Word *Out, const Word *Src, const IndexT *Index,
   }
 }
 
-/// Runs the gather \p S into \p Out from \p Src (Out's sizes, stride 0
-/// along the indexed dimension) at \p Index (Out's sizes).
+/// Runs the gather \p S into \p Out from \p Src at \p Index. Either Src
+/// and Index have Out's sizes (Src with stride 0 along the indexed
+/// dimension), or \p RowsOnly says that Out is contiguous, Src is a
+/// contiguous [rows, row length] and Index a contiguous list of rows:
+/// whole rows are copied (gatherRows).
 void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
-               const GatherSpec &S) {
+               const GatherSpec &S, bool RowsOnly = false) {
   int64_t N = Out.numel();
   if (N == 0)
     return;
-  const Tensor *Operands[3] = {&Out, &Src, &Index};
-  StridedGeometry<3> G = stridedGeometry<3>(Out.sizes(), Operands);
   DeviceErrorFlag Flag;
   auto Run = [&](auto IndexTag) {
     using IndexT = decltype(IndexTag);
+    const IndexT *Indices = static_cast<const IndexT *>(Index.data_ptr());
+    if (RowsOnly) {
+      int64_t Count = Index.numel();
+      gatherRows(Out.view({Count, Src.size(1)}), Src, Indices, Count,
+                 Flag.get());
+      return;
+    }
+    const Tensor *Operands[3] = {&Out, &Src, &Index};
+    StridedGeometry<3> G = stridedGeometry<3>(Out.sizes(), Operands);
     dispatchElementSize(Out.scalar_type(), [&](auto Tag) {
       using Word = decltype(Tag);
       gatherKernel<Word, IndexT>
           <<<blocksFor(N), kThreads, 0, currentStream()>>>(
               static_cast<Word *>(Out.data_ptr()),
-              static_cast<const Word *>(Src.data_ptr()),
-              static_cast<const IndexT *>(Index.data_ptr()), G, N, S.DimSize,
-              S.DimStride, S.WrapNegative, Flag.get());
+              static_cast<const Word *>(Src.data_ptr()), Indices, G, N,
+              S.DimSize, S.DimStride, S.WrapNegative, Flag.get());
       SK_CUDA_KERNEL_LAUNCH_CHECK();
     });
   };
@@ -177,25 +186,11 @@ SK_IMPL_FUNC(index_select_out_cuda)
   GatherSpec S{"index_select", self.dim() == 0 ? 1 : self.size(dim),
                self.dim() == 0 ? 0 : self.stride(dim), dim,
                /*WrapNegative=*/false};
-  // Whole rows of a contiguous self into a contiguous out: gatherRows.
+  // Whole rows of a contiguous self into a contiguous out.
   if (self.dim() >= 1 && maybeWrapDim(dim, self.dim()) == 0 &&
       self.numel() > 0 && self.is_contiguous() && out.is_contiguous()) {
-    int64_t N = index.numel();
-    Tensor Src = self.view({self.size(0), self.numel() / self.size(0)});
-    Tensor Index = index.contiguous();
-    DeviceErrorFlag Flag;
-    auto Run = [&](auto IndexTag) {
-      using IndexT = decltype(IndexTag);
-      gatherRows(out.view({N, Src.size(1)}), Src,
-                 static_cast<const IndexT *>(Index.data_ptr()), N, Flag.get());
-    };
-    if (Index.scalar_type() == kInt)
-      Run(int32_t{});
-    else
-      Run(int64_t{});
-    if (std::optional<std::pair<int64_t, int64_t>> Error = Flag.read())
-      kernels::reportIndexOutOfRange(S.Op, Error->second, S.Dim, S.DimSize,
-                                     S.WrapNegative);
+    runGather(out, self.view({self.size(0), self.numel() / self.size(0)}),
+              index.contiguous(), S, /*RowsOnly=*/true);
     return;
   }
   // The index runs along dim, broadcast over the rest.

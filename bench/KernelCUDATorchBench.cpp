@@ -492,10 +492,15 @@ void registerCase(const BenchCase &C, bool TorchFirst) {
     }
   };
   auto Torch = [&C](benchmark::State &State) {
-    Prepared &P = prepare(C);
-    CaseFile File(C, P.Plain);
     std::string Error;
-    std::vector<double> Ms = getTorchTimer()->time(File.path(), Calls, Error);
+    std::vector<double> Ms;
+    try {
+      Prepared &P = prepare(C);
+      CaseFile File(C, P.Plain);
+      Ms = getTorchTimer()->time(File.path(), Calls, Error);
+    } catch (const sk::Error &E) {
+      Error = E.what();
+    }
     if (Ms.empty()) {
       State.SkipWithError(Error.c_str());
       return;

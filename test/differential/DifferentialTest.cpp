@@ -7,8 +7,10 @@
 /// \file
 /// Every operator of the kernel library, run through skc's dispatcher and
 /// through libtorch's on the same arguments, boxed, by schema name; one test
-/// per operator (Note [Differential cases]). Differences listed as
-/// deliberate in docs/kernels.md are counted, not failed.
+/// per operator (Note [Differential cases]). Where there is a GPU, every
+/// operator with a CUDA kernel also runs on CUDA and on skc's own CPU
+/// kernels over the same cases. Differences listed in docs/kernels.md are
+/// counted, not failed.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "sk/dispatch/Dispatcher.h"
 #include "sk/ops/Factories.h"
+#include "sk/testing/MetaConsistency.h"
 #include "sk/testing/SchemaSamples.h"
 #include "sk/util/Exception.h"
 
@@ -69,6 +72,12 @@ namespace {
 // (NaN equal to NaN), and also strides, on dimensions of size > 1 of
 // non-empty results, where PyTorch defines them; and the call must fail on
 // both sides or on neither.
+//
+// The same cases check the CUDA kernels against the CPU ones: each case's
+// tensors (out= ones included) move to the GPU storage and all, so that
+// offsets, strides and overlaps survive, and a device argument becomes
+// the GPU. skc's CPU kernels are the reference there, since the libtorch
+// run above holds them to PyTorch's.
 
 /// The arguments of one case and what it is, for a failure's message.
 struct Case {
@@ -100,28 +109,53 @@ const char *getAspectName(Aspect A) {
   return "?";
 }
 
+/// What skc's results are compared with.
+enum class Reference {
+  /// libtorch's CPU kernels, on the same arguments.
+  Libtorch,
+  /// skc's own CPU kernels, for its results on CUDA.
+  CPU,
+};
+
+/// How a difference's message names the two sides.
+const char *getOursName(Reference R) {
+  return R == Reference::Libtorch ? "skc" : "CUDA";
+}
+const char *getTheirsName(Reference R) {
+  return R == Reference::Libtorch ? "libtorch" : "the CPU";
+}
+
 //===----------------------------------------------------------------------===//
-// Deliberate differences, read from docs/kernels.md
+// Known differences, read from docs/kernels.md
 //===----------------------------------------------------------------------===//
 
-/// One row of docs/kernels.md's tables of differences from PyTorch
-/// (deliberate, and not yet resolved): an operator (`aten::nonzero`, every
-/// overload; or one overload, `aten::nonzero.out`) and the aspect that differs
-/// (`strides`), in every result or in one (`values of result 2`).
+/// One row of docs/kernels.md's tables of differences (from PyTorch,
+/// deliberate and not yet resolved; between CUDA and the CPU): an operator
+/// (`aten::nonzero`, every overload; or one overload, `aten::nonzero.out`)
+/// and the aspect that differs (`strides`), in every result or in one
+/// (`values of result 2`).
 struct KnownDifference {
   std::string Operator;
   std::string Aspect;
 };
 
-std::vector<KnownDifference> readKnownDifferences() {
+/// Whether the docs/kernels.md section headed \p Heading lists differences
+/// from \p R.
+bool listsDifferencesFrom(const std::string &Heading, Reference R) {
+  if (R == Reference::CPU)
+    return Heading == "## Differences between CUDA and the CPU";
+  return Heading == "## Deliberate differences from PyTorch" ||
+         Heading == "## Differences from PyTorch not yet resolved";
+}
+
+std::vector<KnownDifference> readKnownDifferences(Reference R) {
   std::vector<KnownDifference> Known;
   std::ifstream In(SKC_KERNELS_DOC);
   std::string Line;
   bool InSection = false;
   while (std::getline(In, Line)) {
     if (Line.rfind("## ", 0) == 0)
-      InSection = Line == "## Deliberate differences from PyTorch" ||
-                  Line == "## Differences from PyTorch not yet resolved";
+      InSection = listsDifferencesFrom(Line, R);
     if (!InSection || Line.rfind("| `", 0) != 0)
       continue;
     // | `aten::nonzero` | strides | why |
@@ -136,8 +170,14 @@ std::vector<KnownDifference> readKnownDifferences() {
   return Known;
 }
 
-bool isKnownDifference(const OperatorName &Op, Aspect A, size_t Result) {
-  static const std::vector<KnownDifference> Known = readKnownDifferences();
+bool isKnownDifference(const OperatorName &Op, Aspect A, size_t Result,
+                       Reference R) {
+  static const std::vector<KnownDifference> FromLibtorch =
+      readKnownDifferences(Reference::Libtorch);
+  static const std::vector<KnownDifference> FromCPU =
+      readKnownDifferences(Reference::CPU);
+  const std::vector<KnownDifference> &Known =
+      R == Reference::Libtorch ? FromLibtorch : FromCPU;
   std::string Full =
       Op.Name + (Op.Overload.empty() ? std::string() : "." + Op.Overload);
   return std::any_of(Known.begin(), Known.end(), [&](const KnownDifference &K) {
@@ -264,6 +304,14 @@ Tensor relayout(const Tensor &T, Layout L) {
   return R;
 }
 
+/// \p T on \p D with its whole storage, so that its offset, strides and
+/// overlaps survive.
+Tensor moveStorage(const Tensor &T, Device D) {
+  if (!T.defined() || T.device() == D)
+    return T;
+  return fromPlain(toPlain(T), D);
+}
+
 //===----------------------------------------------------------------------===//
 // Comparing results
 //===----------------------------------------------------------------------===//
@@ -284,30 +332,34 @@ std::pair<double, double> getTolerances(ScalarType T) {
   }
 }
 
-/// The first difference between skc's \p S and libtorch's \p R, or none;
-/// values within the tolerances of the less precise of their dtype and
-/// \p Inputs, the least precise floating input's (a float32 out= of
-/// float16 inputs holds float16 results).
-std::optional<std::pair<Aspect, std::string>>
-compareTensors(const Tensor &S, const Tensor &R, ScalarType Inputs) {
+/// The first difference between skc's \p S and the reference's \p R (on
+/// the CPU), or none; values within the tolerances of the less precise of
+/// their dtype and \p Inputs, the least precise floating input's (a
+/// float32 out= of float16 inputs holds float16 results).
+std::optional<std::pair<Aspect, std::string>> compareTensors(const Tensor &S,
+                                                             const Tensor &R,
+                                                             ScalarType Inputs,
+                                                             Reference Ref) {
+  const char *Ours = getOursName(Ref), *Theirs = getTheirsName(Ref);
   std::ostringstream OS;
   if (S.defined() != R.defined())
     return std::make_pair(Aspect::Sizes, std::string("one result undefined"));
   if (!S.defined())
     return std::nullopt;
   if (S.dtype() != R.dtype()) {
-    OS << "dtype " << S.dtype() << " from skc, " << R.dtype()
-       << " from libtorch";
+    OS << "dtype " << S.dtype() << " from " << Ours << ", " << R.dtype()
+       << " from " << Theirs;
     return std::make_pair(Aspect::Dtype, OS.str());
   }
   if (S.sizes() != R.sizes()) {
-    OS << "sizes " << S.sizes() << " from skc, " << R.sizes()
-       << " from libtorch";
+    OS << "sizes " << S.sizes() << " from " << Ours << ", " << R.sizes()
+       << " from " << Theirs;
     return std::make_pair(Aspect::Sizes, OS.str());
   }
   if (S.numel() == 0)
     return std::nullopt;
-  Tensor A = S.to(kDouble).contiguous(), B = R.to(kDouble).contiguous();
+  Tensor A = S.to(Device(kCPU)).to(kDouble).contiguous();
+  Tensor B = R.to(kDouble).contiguous();
   const double *PA = A.data_ptr<double>(), *PB = B.data_ptr<double>();
   auto [RTol, ATol] = getTolerances(S.dtype());
   if (isFloatingType(S.dtype()) && getTolerances(Inputs).first > RTol)
@@ -319,14 +371,14 @@ compareTensors(const Tensor &S, const Tensor &R, ScalarType Inputs) {
                   std::abs(X - Y) <= ATol + RTol * std::abs(Y));
     if (Close)
       continue;
-    OS << "values differ at flat index " << I << " of " << S.sizes() << ": skc "
-       << X << ", libtorch " << Y;
+    OS << "values differ at flat index " << I << " of " << S.sizes() << ": "
+       << Ours << " " << X << ", " << Theirs << " " << Y;
     return std::make_pair(Aspect::Values, OS.str());
   }
   for (int64_t D = 0; D != S.dim(); ++D)
     if (S.size(D) > 1 && S.stride(D) != R.stride(D)) {
-      OS << "strides " << S.strides() << " from skc, " << R.strides()
-         << " from libtorch";
+      OS << "strides " << S.strides() << " from " << Ours << ", " << R.strides()
+         << " from " << Theirs;
       return std::make_pair(Aspect::Strides, OS.str());
     }
   return std::nullopt;
@@ -339,27 +391,27 @@ struct Difference {
   std::string Message;
 };
 
-std::optional<Difference> compareResults(const Stack &S,
-                                         const std::vector<PlainValue> &R,
-                                         ScalarType Inputs) {
+/// The tensors of result \p V: one, a list's, or none.
+std::vector<Tensor> getTensors(const IValue &V) {
+  if (V.isTensor())
+    return {V.toTensor()};
+  if (V.isTensorList())
+    return V.toTensorList();
+  return {};
+}
+
+std::optional<Difference> compareResults(const Stack &S, const Stack &R,
+                                         ScalarType Inputs, Reference Ref) {
   if (S.size() != R.size())
     return Difference{Aspect::Sizes, 0, "a different number of results"};
   for (size_t I = 0; I != S.size(); ++I) {
-    std::vector<Tensor> Ours, Theirs;
-    if (S[I].isTensor())
-      Ours.push_back(S[I].toTensor());
-    else if (S[I].isTensorList())
-      Ours = S[I].toTensorList();
-    else
-      continue;
-    for (const PlainTensor &P : R[I].Tensors)
-      Theirs.push_back(fromPlain(P));
+    std::vector<Tensor> Ours = getTensors(S[I]), Theirs = getTensors(R[I]);
     if (Ours.size() != Theirs.size())
       return Difference{Aspect::Sizes, I,
                         "result " + std::to_string(I) +
                             ": lists of different lengths"};
     for (size_t J = 0; J != Ours.size(); ++J)
-      if (auto D = compareTensors(Ours[J], Theirs[J], Inputs))
+      if (auto D = compareTensors(Ours[J], Theirs[J], Inputs, Ref))
         return Difference{D->first, I,
                           "result " + std::to_string(I) + ": " + D->second};
   }
@@ -479,13 +531,13 @@ struct Report {
   std::map<Aspect, unsigned> Counts;
 };
 
-/// The whole run's totals, printed at the end.
+/// The whole run's totals against one reference, printed at the end.
 struct Totals {
   unsigned Operators = 0, Cases = 0, Known = 0, Differences = 0;
 };
-Totals &getTotals() {
-  static Totals T;
-  return T;
+Totals &getTotals(Reference R) {
+  static Totals AgainstLibtorch, AgainstCPU;
+  return R == Reference::Libtorch ? AgainstLibtorch : AgainstCPU;
 }
 
 /// How many cases of each difference a failure shows: 3, or
@@ -498,13 +550,81 @@ size_t getExamplesWanted() {
   return Wanted;
 }
 
-Report runOperator(const OperatorHandle &Op) {
+/// One side's run of a case: its error, or its results.
+struct Outcome {
+  std::optional<std::string> Error;
+  Stack Results;
+};
+
+/// libtorch's run of \p Plain, with its results as the runtime's values.
+Outcome runLibtorch(const OperatorName &Name,
+                    const std::vector<PlainValue> &Plain) {
+  skdiff::TorchOutcome Theirs =
+      skdiff::callTorch(Name.Name, Name.Overload, Plain);
+  Outcome O;
+  if (!Theirs.Error.empty()) {
+    O.Error = Theirs.Error;
+    return O;
+  }
+  for (const PlainValue &V : Theirs.Results) {
+    if (V.K == PlainValue::Kind::TensorList) {
+      std::vector<Tensor> L;
+      for (const PlainTensor &P : V.Tensors)
+        L.push_back(fromPlain(P));
+      O.Results.push_back(IValue(std::move(L)));
+    } else if (V.K == PlainValue::Kind::Tensor) {
+      O.Results.push_back(IValue(fromPlain(V.Tensors.front())));
+    } else {
+      O.Results.push_back(IValue());
+    }
+  }
+  return O;
+}
+
+/// \p Args on \p D: every tensor, out= ones included, by moveStorage; a
+/// device argument \p D itself.
+Stack placeOn(const OperatorSchema &Schema, const Stack &Args, Device D) {
+  Stack Placed;
+  for (size_t I = 0; I != Args.size(); ++I) {
+    const IValue &V = Args[I];
+    const SchemaType &T = Schema.Arguments[I].Type;
+    if (T.Base == ValueKind::Device && !T.IsList && !V.isNone()) {
+      Placed.push_back(IValue(D));
+    } else if (V.isTensor()) {
+      Placed.push_back(IValue(moveStorage(V.toTensor(), D)));
+    } else if (V.isTensorList()) {
+      std::vector<Tensor> L;
+      for (const Tensor &E : V.toTensorList())
+        L.push_back(moveStorage(E, D));
+      Placed.push_back(IValue(std::move(L)));
+    } else {
+      Placed.push_back(V);
+    }
+  }
+  return Placed;
+}
+
+/// The least precise floating dtype among \p Args' tensors; kDouble when
+/// there is none.
+ScalarType getLeastPreciseInput(const Stack &Args) {
+  ScalarType Inputs = kDouble;
+  for (const IValue &V : Args)
+    for (const Tensor &T : getTensors(V))
+      if (T.defined() && isFloatingType(T.dtype()) &&
+          getTolerances(T.dtype()).first > getTolerances(Inputs).first)
+        Inputs = T.dtype();
+  return Inputs;
+}
+
+/// Runs every case of \p Op through skc and through \p Ref.
+Report runOperator(const OperatorHandle &Op, Reference Ref) {
   const OperatorSchema &Schema = Op.schema();
   const OperatorName &Name = Schema.Name;
+  const char *Ours = getOursName(Ref), *Theirs = getTheirsName(Ref);
   Report R;
   std::mt19937 Random(20261126);
   auto Note = [&](Aspect A, size_t Result, const std::string &What) {
-    if (isKnownDifference(Name, A, Result)) {
+    if (isKnownDifference(Name, A, Result, Ref)) {
       ++R.Known;
       return;
     }
@@ -517,38 +637,40 @@ Report runOperator(const OperatorHandle &Op) {
        sk::testing::makeSchemaSamples(Schema, Random)) {
     for (Case &C : makeCases(Op, Sample, Random)) {
       ++R.Cases;
-      std::vector<PlainValue> Plain;
-      ScalarType Inputs = kDouble;
-      for (size_t I = 0; I != C.Args.size(); ++I) {
-        Plain.push_back(toPlain(C.Args[I], Schema.Arguments[I].Type));
-        std::vector<Tensor> Tensors;
-        if (C.Args[I].isTensor())
-          Tensors.push_back(C.Args[I].toTensor());
-        else if (C.Args[I].isTensorList())
-          Tensors = C.Args[I].toTensorList();
-        for (const Tensor &T : Tensors)
-          if (T.defined() && isFloatingType(T.dtype()) &&
-              getTolerances(T.dtype()).first > getTolerances(Inputs).first)
-            Inputs = T.dtype();
+      ScalarType Inputs = getLeastPreciseInput(C.Args);
+      // Each side gets its copy of the arguments before either writes its
+      // out= ones. skc's results replace Run's arguments.
+      Stack Run;
+      Outcome Mine, Baseline;
+      if (Ref == Reference::Libtorch) {
+        std::vector<PlainValue> Plain;
+        for (size_t I = 0; I != C.Args.size(); ++I)
+          Plain.push_back(toPlain(C.Args[I], Schema.Arguments[I].Type));
+        Run = std::move(C.Args);
+        Mine.Error = runSkc(Op, Run);
+        Baseline = runLibtorch(Name, Plain);
+      } else {
+        Run = placeOn(Schema, C.Args, Device(DeviceType::CUDA));
+        Baseline.Error = runSkc(Op, C.Args);
+        Baseline.Results = std::move(C.Args);
+        Mine.Error = runSkc(Op, Run);
       }
-      std::optional<std::string> Error = runSkc(Op, C.Args);
-      skdiff::TorchOutcome Theirs =
-          skdiff::callTorch(Name.Name, Name.Overload, Plain);
       std::string Where = "(" + C.Description + "): ";
-      if (Error && Theirs.Error.empty()) {
+      if (Mine.Error && !Baseline.Error) {
         Note(Aspect::Errors, 0,
-             Where + "skc fails where libtorch runs: " + *Error);
+             Where + Ours + " fails where " + Theirs + " runs: " + *Mine.Error);
         continue;
       }
-      if (!Error && !Theirs.Error.empty()) {
+      if (!Mine.Error && Baseline.Error) {
         Note(Aspect::Errors, 0,
-             Where + "libtorch fails where skc runs: " + Theirs.Error);
+             Where + Theirs + " fails where " + Ours +
+                 " runs: " + *Baseline.Error);
         continue;
       }
-      if (Error)
+      if (Mine.Error)
         continue;
       if (std::optional<Difference> D =
-              compareResults(C.Args, Theirs.Results, Inputs))
+              compareResults(Run, Baseline.Results, Inputs, Ref))
         Note(D->What == Aspect::Values && C.Special ? Aspect::SpecialValues
                                                     : D->What,
              D->Result, Where + D->Message);
@@ -557,15 +679,16 @@ Report runOperator(const OperatorHandle &Op) {
   return R;
 }
 
-/// The operators with a CPU kernel (their own or a composite one).
-std::vector<std::string> getOperatorsUnderTest() {
+/// The operators with a kernel for \p Backend (their own or a composite
+/// one).
+std::vector<std::string> getOperatorsWithKernelFor(DispatchKey Backend) {
   std::vector<std::string> Names;
   for (const OperatorName &N :
        Dispatcher::singleton().getRegisteredOperators()) {
     if (N.Name.rfind("aten::", 0) != 0)
       continue;
     OperatorHandle Op = *Dispatcher::singleton().findSchema(N.Name, N.Overload);
-    if (!Op.hasKernelForDispatchKey(DispatchKey::CPU) &&
+    if (!Op.hasKernelForDispatchKey(Backend) &&
         !Op.hasKernelForDispatchKey(DispatchKey::CompositeImplicitAutograd) &&
         !Op.hasKernelForDispatchKey(DispatchKey::CompositeExplicitAutograd))
       continue;
@@ -574,33 +697,50 @@ std::vector<std::string> getOperatorsUnderTest() {
   return Names;
 }
 
-class Differential : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(Differential, AgreesWithLibtorch) {
-  if (!skdiff::isTorchAvailable())
-    GTEST_SKIP() << "libtorch not found: run utils/fetch-libtorch.sh, or "
-                    "configure with -DSKC_LIBTORCH_DIR=...";
-  const std::string &Full = GetParam();
+/// Runs operator \p Full (`aten::add.Tensor`) against \p Ref and fails
+/// the test on each kind of unlisted difference.
+void checkOperator(const std::string &Full, Reference Ref) {
   size_t Dot = std::min(Full.find('.'), Full.size());
   OperatorHandle Op = Dispatcher::singleton().findSchemaOrThrow(
       Full.substr(0, Dot), Full.substr(std::min(Dot + 1, Full.size())));
-  Report R = runOperator(Op);
-  Totals &T = getTotals();
+  Report R = runOperator(Op, Ref);
+  Totals &T = getTotals(Ref);
   ++T.Operators;
   T.Cases += R.Cases;
   T.Known += R.Known;
   for (const auto &[A, Examples] : R.Differences) {
     T.Differences += R.Counts[A];
     std::ostringstream OS;
-    OS << Full << ": " << getAspectName(A) << " differ from libtorch "
-       << skdiff::getTorchVersion() << " in " << R.Counts[A] << " of "
-       << R.Cases << " cases, e.g.";
+    OS << Full << ": " << getAspectName(A) << " differ ";
+    if (Ref == Reference::Libtorch)
+      OS << "from libtorch " << skdiff::getTorchVersion();
+    else
+      OS << "between CUDA and the CPU";
+    OS << " in " << R.Counts[A] << " of " << R.Cases << " cases, e.g.";
     for (const std::string &E : Examples)
       OS << "\n  " << Full << E;
     ADD_FAILURE() << OS.str();
   }
-  RecordProperty("cases", static_cast<int>(R.Cases));
-  RecordProperty("known_differences", static_cast<int>(R.Known));
+  ::testing::Test::RecordProperty("cases", static_cast<int>(R.Cases));
+  ::testing::Test::RecordProperty("known_differences",
+                                  static_cast<int>(R.Known));
+}
+
+class Differential : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Differential, AgreesWithLibtorch) {
+  if (!skdiff::isTorchAvailable())
+    GTEST_SKIP() << "libtorch not found: run utils/fetch-libtorch.sh, or "
+                    "configure with -DSKC_LIBTORCH_DIR=...";
+  checkOperator(GetParam(), Reference::Libtorch);
+}
+
+class DifferentialCUDA : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DifferentialCUDA, AgreesWithCPU) {
+  if (!sk::testing::isDeviceAvailable(DeviceType::CUDA))
+    GTEST_SKIP() << "no CUDA device: CUDA tests skipped";
+  checkOperator(GetParam(), Reference::CPU);
 }
 
 std::string getTestName(const ::testing::TestParamInfo<std::string> &Info) {
@@ -610,9 +750,15 @@ std::string getTestName(const ::testing::TestParamInfo<std::string> &Info) {
   return Name;
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelLibrary, Differential,
-                         ::testing::ValuesIn(getOperatorsUnderTest()),
-                         getTestName);
+INSTANTIATE_TEST_SUITE_P(
+    KernelLibrary, Differential,
+    ::testing::ValuesIn(getOperatorsWithKernelFor(DispatchKey::CPU)),
+    getTestName);
+
+INSTANTIATE_TEST_SUITE_P(
+    KernelLibrary, DifferentialCUDA,
+    ::testing::ValuesIn(getOperatorsWithKernelFor(DispatchKey::CUDA)),
+    getTestName);
 
 /// Keeps skc's warnings (an out= tensor resized, ...) off the log, as
 /// TorchBridge.cpp does libtorch's, and prints the run's totals.
@@ -621,13 +767,19 @@ class DifferentialEnvironment : public ::testing::Environment {
     setWarningHandler([](const std::string &) {});
   }
   void TearDown() override {
-    const Totals &T = getTotals();
-    if (T.Operators == 0)
-      return;
-    std::printf("[ differential ] %u operators, %u cases against libtorch "
-                "%s: %u listed differences, %u unlisted\n",
-                T.Operators, T.Cases, skdiff::getTorchVersion().c_str(),
-                T.Known, T.Differences);
+    for (Reference R : {Reference::Libtorch, Reference::CPU}) {
+      const Totals &T = getTotals(R);
+      if (T.Operators == 0)
+        continue;
+      std::string Against =
+          R == Reference::Libtorch
+              ? "against libtorch " + skdiff::getTorchVersion()
+              : std::string("on CUDA against the CPU");
+      std::printf("[ differential ] %u operators, %u cases %s: %u listed "
+                  "differences, %u unlisted\n",
+                  T.Operators, T.Cases, Against.c_str(), T.Known,
+                  T.Differences);
+    }
   }
 };
 

@@ -10,8 +10,9 @@
 /// TensorIterator's iteration space into the byte offset of that element in
 /// every operand, for any shape, broadcasting (stride 0) and strides. It is
 /// templated on the index type so that iterations whose offsets fit in 32
-/// bits divide in 32 bits (ATen/cuda/detail/OffsetCalculator.cuh). Plain
-/// C++ as well as CUDA, so that the host tests check it without a GPU.
+/// bits divide in 32 bits, by a multiply and a shift (IntDivider; ATen's
+/// OffsetCalculator.cuh and IntegerDivider.cuh). Plain C++ as well as
+/// CUDA, so that the host tests check it without a GPU.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -36,9 +37,55 @@ template <int NArgs, typename IndexT> struct OperandOffsets {
 
 /// Maps linear indices of a shape, first dimension fastest (the
 /// TensorIterator's order), to byte offsets in NArgs operands.
+/// Division by a divisor fixed at launch. A GPU has no integer divider:
+/// `N / D` in 32 bits is a sequence of about twenty instructions, paid for
+/// every dimension of every element. The int32_t form divides with a
+/// high multiply and a shift instead (Granlund and Montgomery, as ATen's
+/// IntDivider<unsigned>), exact for 0 <= N < 2^31, which
+/// can_use_32bit_indexing() guarantees. Other index types divide plainly.
+template <typename IndexT> struct IntDivider {
+  IndexT Divisor = 1;
+
+  IntDivider() = default;
+  explicit IntDivider(IndexT D) : Divisor(D) {}
+  SK_HOST_DEVICE IndexT div(IndexT N) const { return N / Divisor; }
+  SK_HOST_DEVICE IndexT divisor() const { return Divisor; }
+};
+
+template <> struct IntDivider<int32_t> {
+  uint32_t Divisor = 1;
+  uint32_t Magic = 1;
+  uint32_t Shift = 0;
+
+  IntDivider() = default;
+  /// \p D in [1, 2^31).
+  explicit IntDivider(int32_t D) : Divisor(static_cast<uint32_t>(D)) {
+    // The least Shift with 2^Shift >= D; then Magic = 2^32 (2^Shift - D) / D
+    // + 1 fits in 32 bits.
+    while (Shift < 32 && (uint64_t(1) << Shift) < Divisor)
+      ++Shift;
+    Magic = static_cast<uint32_t>(
+        ((uint64_t(1) << 32) * ((uint64_t(1) << Shift) - Divisor)) / Divisor +
+        1);
+  }
+
+  SK_HOST_DEVICE int32_t div(int32_t N) const {
+    uint32_t U = static_cast<uint32_t>(N);
+#ifdef __CUDA_ARCH__
+    uint32_t High = __umulhi(U, Magic);
+#else
+    uint32_t High = static_cast<uint32_t>((uint64_t(U) * Magic) >> 32);
+#endif
+    return static_cast<int32_t>((High + U) >> Shift);
+  }
+  SK_HOST_DEVICE int32_t divisor() const {
+    return static_cast<int32_t>(Divisor);
+  }
+};
+
 template <int NArgs, typename IndexT> struct OffsetCalculator {
   int Dims = 0;
-  IndexT Sizes[kMaxDims] = {};
+  IntDivider<IndexT> Sizes[kMaxDims] = {};
   IndexT Strides[kMaxDims][NArgs] = {};
 
   OffsetCalculator() = default;
@@ -49,7 +96,7 @@ template <int NArgs, typename IndexT> struct OffsetCalculator {
                    const int64_t *const *ArgStrides)
       : Dims(NumDims) {
     for (int D = 0; D < NumDims; ++D) {
-      Sizes[D] = static_cast<IndexT>(DimSizes[D]);
+      Sizes[D] = IntDivider<IndexT>(static_cast<IndexT>(DimSizes[D]));
       for (int Arg = 0; Arg < NArgs; ++Arg)
         Strides[D][Arg] = static_cast<IndexT>(ArgStrides[Arg][D]);
     }
@@ -60,9 +107,8 @@ template <int NArgs, typename IndexT> struct OffsetCalculator {
     for (int Arg = 0; Arg < NArgs; ++Arg)
       Out.V[Arg] = 0;
     for (int D = 0; D < Dims; ++D) {
-      IndexT Size = Sizes[D];
-      IndexT Next = Linear / Size;
-      IndexT Mod = Linear - Next * Size;
+      IndexT Next = Sizes[D].div(Linear);
+      IndexT Mod = Linear - Next * Sizes[D].divisor();
       Linear = Next;
       for (int Arg = 0; Arg < NArgs; ++Arg)
         Out.V[Arg] += Mod * Strides[D][Arg];

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <vector>
 
 using namespace sk;
@@ -80,6 +81,39 @@ TEST(CUDALauncherTest, OffsetCalculator64_HandlesOffsetsBeyond32Bits) {
   cuda::OffsetCalculator<1, int64_t> Calc(2, Sizes.data(), Ptrs);
   int64_t Last = 2 * (int64_t(3) << 30) - 1;
   EXPECT_EQ(Calc.get(Last).V[0], 4 + 8 * ((int64_t(3) << 30) - 1));
+}
+
+TEST(CUDALauncherTest, IntDivider32_DividesExactlyBelow2To31) {
+  std::vector<int32_t> Divisors = {1,
+                                   2,
+                                   3,
+                                   5,
+                                   7,
+                                   10,
+                                   100,
+                                   641,
+                                   4096,
+                                   6700417,
+                                   (1 << 30) - 1,
+                                   1 << 30,
+                                   (1 << 30) + 1,
+                                   INT32_MAX};
+  std::mt19937 Random(7);
+  std::uniform_int_distribution<int32_t> Any(1, INT32_MAX);
+  for (int K = 0; K < 2000; ++K)
+    Divisors.push_back(K < 1000 ? K + 1 : Any(Random));
+  for (int32_t D : Divisors) {
+    cuda::IntDivider<int32_t> Div(D);
+    std::vector<int32_t> Numerators = {
+        0, 1, D - 1, D, D + 1, INT32_MAX, INT32_MAX - 1, 2 * (D / 2)};
+    for (int K = 0; K < 50; ++K)
+      Numerators.push_back(Any(Random));
+    for (int32_t N : Numerators) {
+      if (N < 0)
+        continue;
+      ASSERT_EQ(Div.div(N), N / D) << N << " / " << D;
+    }
+  }
 }
 
 TEST(CUDALauncherTest, ZeroDims_GiveOffsetZero) {

@@ -20,6 +20,8 @@
 #ifndef SKC_KERNELS_CUDA_DEVICEUTILS_CUH
 #define SKC_KERNELS_CUDA_DEVICEUTILS_CUH
 
+#include "OffsetCalculator.h"
+
 #include "sk/core/OpMathType.h"
 #include "sk/core/Tensor.h"
 #include "sk/cuda/CUDACachingAllocator.h"
@@ -33,6 +35,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -118,6 +121,13 @@ __device__ __forceinline__ int64_t gridStride() {
   return int64_t(gridDim.x) * blockDim.x;
 }
 
+/// Whether a grid-stride loop over \p N elements may count in int32_t:
+/// every index below N, and one grid's stride past it (at most kMaxBlocks
+/// blocks of 1024 threads).
+inline bool fitsInt32GridIndex(int64_t N) {
+  return N + kMaxBlocks * 1024 <= std::numeric_limits<int32_t>::max();
+}
+
 //===--- Block reductions -------------------------------------------------===//
 
 /// The sum of \p V over the block (every thread gets it). \p Shared holds
@@ -174,8 +184,8 @@ inline int reduceThreads(int64_t N) {
 
 //===--- Strided geometry -------------------------------------------------===//
 
-/// PyTorch's MAX_DIMS.
-constexpr int kMaxDims = 25;
+/// PyTorch's MAX_DIMS, as the elementwise launcher's.
+using cuda::kMaxDims;
 
 /// The sizes of an iteration space of up to kMaxDims dimensions, and the
 /// element strides of up to N tensors over it, by value as a kernel

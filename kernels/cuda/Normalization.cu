@@ -6,15 +6,21 @@
 ///
 /// \file
 /// The CUDA impls of native_layer_norm and native_batch_norm (meta
-/// functions in the CPU file), with the CPU's arithmetic: float32 for the
-/// 16-bit dtypes, two passes for the variance (the mean, then the centred
-/// sum of squares).
+/// functions in the CPU file), with the CPU's accumulation dtypes (float32
+/// for the 16-bit dtypes).
 ///
-/// layer_norm: one block per row of N = prod(normalized_shape) values.
+/// layer_norm: one block per row of N = prod(normalized_shape) values, two
+/// passes for the variance (the mean, then the centred sum of squares), as
+/// on the CPU.
 ///
 /// batch_norm: the input in its suggested memory format is [N, C, S] with
 /// channel stride S (row-major) or 1 (channels last); one block per
-/// channel reduces its N * S values. The per-channel statistics, the
+/// channel reduces its N * S values in one pass, each thread with
+/// Welford's update and the block by merging them, as PyTorch's
+/// batch_norm_collect_statistics does (the input is read once for the
+/// statistics, once for the output). Element indices split into (n, s)
+/// and channels with IntDivider (OffsetCalculator.h), in 32 bits where
+/// they fit: a GPU divides 64-bit integers in software. The
 /// running statistics (updated with PyTorch's momentum rule, unbiased
 /// variance) and the affine factors are small vectors in the accumulation
 /// dtype, converted into the saved statistics and running buffers with
@@ -31,6 +37,7 @@ namespace sk {
 namespace {
 
 using namespace cuda_kernels;
+using cuda::IntDivider;
 
 template <typename A> __device__ __forceinline__ A rsqrtAcc(A V) {
   return A(1) / sqrt(V);
@@ -86,30 +93,82 @@ struct ChannelGeometry {
   int64_t StrideN, StrideC, StrideS;
 };
 
+/// A mean and sum of squared deviations from it over Count values, updated
+/// one value at a time (Welford) and merged (Chan et al.). An aggregate,
+/// so that it may live in shared memory.
+template <typename A> struct Welford {
+  A Mean;
+  A M2;
+  int64_t Count;
+
+  __device__ void add(A X) {
+    ++Count;
+    A Delta = X - Mean;
+    Mean += Delta / A(Count);
+    M2 += Delta * (X - Mean);
+  }
+  __device__ void merge(A OtherMean, A OtherM2, int64_t OtherCount) {
+    if (OtherCount == 0)
+      return;
+    int64_t Total = Count + OtherCount;
+    A Delta = OtherMean - Mean;
+    A Share = A(OtherCount) / A(Total);
+    Mean += Delta * Share;
+    M2 += OtherM2 + Delta * Delta * A(Count) * Share;
+    Count = Total;
+  }
+};
+
+/// The merge of every thread's \p W over the block (every thread gets it),
+/// as blockReduceSum. \p Shared holds 32 states.
+template <typename A>
+__device__ Welford<A> blockReduceWelford(Welford<A> W, Welford<A> *Shared) {
+  auto ReduceWarp = [](Welford<A> &V) {
+    for (int Offset = 16; Offset > 0; Offset /= 2) {
+      A Mean = __shfl_down_sync(0xffffffffu, V.Mean, Offset);
+      A M2 = __shfl_down_sync(0xffffffffu, V.M2, Offset);
+      int64_t Count = __shfl_down_sync(0xffffffffu, V.Count, Offset);
+      V.merge(Mean, M2, Count);
+    }
+  };
+  ReduceWarp(W);
+  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
+  __syncthreads(); // Shared may still be read by a previous reduction.
+  if (Lane == 0)
+    Shared[Warp] = W;
+  __syncthreads();
+  int Warps = blockDim.x / 32;
+  W = threadIdx.x < Warps ? Shared[threadIdx.x] : Welford<A>{A(0), A(0), 0};
+  if (Warp == 0)
+    ReduceWarp(W);
+  if (threadIdx.x == 0)
+    Shared[0] = W;
+  __syncthreads();
+  return Shared[0];
+}
+
 /// One block per channel: its mean and the sum of squared deviations from
-/// it, over N * S values.
-template <typename T>
+/// it, over its N * S values, element I at (I / S, I % S).
+template <typename T, typename IndexT>
 __global__ void channelStatsKernel(const T *X, ChannelGeometry G,
-                                   AccType<T> *Mean, AccType<T> *Squares) {
+                                   IntDivider<IndexT> S, AccType<T> *Mean,
+                                   AccType<T> *Squares) {
   using A = AccType<T>;
-  __shared__ A Shared[32];
-  int64_t Count = G.N * G.S;
+  __shared__ Welford<A> Shared[32];
+  const IndexT Count = static_cast<IndexT>(G.N * G.S);
   for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
     const T *Base = X + Ch * G.StrideC;
-    A Sum = 0;
-    for (int64_t I = threadIdx.x; I < Count; I += blockDim.x)
-      Sum += toAcc(Base[(I / G.S) * G.StrideN + (I % G.S) * G.StrideS]);
-    Sum = blockReduceSum(Sum, Shared);
-    A ChMean = Sum / A(Count);
-    A Sq = 0;
-    for (int64_t I = threadIdx.x; I < Count; I += blockDim.x) {
-      A D = toAcc(Base[(I / G.S) * G.StrideN + (I % G.S) * G.StrideS]) - ChMean;
-      Sq += D * D;
+    Welford<A> W{A(0), A(0), 0};
+    for (IndexT I = threadIdx.x; I < Count; I += blockDim.x) {
+      IndexT Sample = S.div(I);
+      IndexT Position = I - Sample * S.divisor();
+      W.add(toAcc(
+          Base[int64_t(Sample) * G.StrideN + int64_t(Position) * G.StrideS]));
     }
-    Sq = blockReduceSum(Sq, Shared);
+    W = blockReduceWelford(W, Shared);
     if (threadIdx.x == 0) {
-      Mean[Ch] = ChMean;
-      Squares[Ch] = Sq;
+      Mean[Ch] = W.Mean;
+      Squares[Ch] = W.M2;
     }
   }
 }
@@ -148,14 +207,18 @@ __global__ void channelFactorsKernel(int64_t C, bool Training, int64_t Count,
   }
 }
 
-/// Y = X * Alpha[c] + Beta[c] over dense tensors of the same strides.
-template <typename T>
-__global__ void channelAffineKernel(const T *X, T *Y, int64_t Total,
-                                    ChannelGeometry G, bool ChannelsInner,
-                                    const AccType<T> *Alpha,
+/// Y = X * Alpha[c] + Beta[c] over dense tensors of the same strides;
+/// element L is in channel L % C (channels last) or (L / S) % C.
+template <typename T, typename IndexT>
+__global__ void channelAffineKernel(const T *X, T *Y, IndexT Total,
+                                    IntDivider<IndexT> S, IntDivider<IndexT> C,
+                                    bool ChannelsInner, const AccType<T> *Alpha,
                                     const AccType<T> *Beta) {
-  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
-    int64_t Ch = ChannelsInner ? L % G.C : (L / G.S) % G.C;
+  const IndexT Stride = IndexT(gridDim.x) * blockDim.x;
+  for (IndexT L = IndexT(blockIdx.x) * blockDim.x + threadIdx.x; L < Total;
+       L += Stride) {
+    IndexT Outer = ChannelsInner ? L : S.div(L);
+    IndexT Ch = Outer - C.div(Outer) * C.divisor();
     Y[L] = fromAcc<T>(toAcc(X[L]) * Alpha[Ch] + Beta[Ch]);
   }
 }
@@ -199,8 +262,17 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   Tensor Invstd = empty({C}, AccOptions), Alpha = empty({C}, AccOptions),
          Beta = empty({C}, AccOptions);
   if (Training && Count > 0 && C > 0) {
-    channelStatsKernel<D><<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
-        devicePtr<T>(X), G, accPtr<A>(Mean), accPtr<A>(Squares));
+    auto Launch = [&](auto Index) {
+      using IndexT = decltype(Index);
+      channelStatsKernel<D, IndexT>
+          <<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
+              devicePtr<T>(X), G, IntDivider<IndexT>(IndexT(G.S)),
+              accPtr<A>(Mean), accPtr<A>(Squares));
+    };
+    if (fitsInt32GridIndex(Count))
+      Launch(int32_t());
+    else
+      Launch(int64_t());
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   } else if (Training && C > 0) {
     Mean.zero_();
@@ -229,9 +301,17 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   if (Total == 0)
     return;
   OutputBuffer Y(Out, Format);
-  channelAffineKernel<D><<<blocksFor(Total), kThreads, 0, Stream>>>(
-      devicePtr<T>(X), devicePtr<T>(Y.get()), Total, G, ChannelsInner,
-      accPtr<A>(Alpha), accPtr<A>(Beta));
+  auto Launch = [&](auto Index) {
+    using IndexT = decltype(Index);
+    channelAffineKernel<D, IndexT><<<blocksFor(Total), kThreads, 0, Stream>>>(
+        devicePtr<T>(X), devicePtr<T>(Y.get()), IndexT(Total),
+        IntDivider<IndexT>(IndexT(G.S)), IntDivider<IndexT>(IndexT(G.C)),
+        ChannelsInner, accPtr<A>(Alpha), accPtr<A>(Beta));
+  };
+  if (fitsInt32GridIndex(Total))
+    Launch(int32_t());
+  else
+    Launch(int64_t());
   SK_CUDA_KERNEL_LAUNCH_CHECK();
   Y.finish();
 }

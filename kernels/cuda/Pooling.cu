@@ -11,7 +11,10 @@
 /// its window through the input's own strides, so every layout
 /// (row-major, channels last, unbatched) is read in place and the outputs
 /// are written through theirs. NaN beats any number and the last NaN of a
-/// window wins; the index is the flat position in the input plane.
+/// window wins; the index is the flat position in the input plane. The
+/// thread's output coordinates come from its linear index by IntDivider
+/// (OffsetCalculator.h), in 32 bits where they fit: a GPU divides 64-bit
+/// integers in software, and six such divisions cost more than the window.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@ namespace sk {
 namespace {
 
 using namespace cuda_kernels;
+using cuda::IntDivider;
 
 /// Kernel size, stride, padding and dilation per spatial dimension (depth,
 /// height, width), as PoolParams in the CPU file.
@@ -76,18 +80,30 @@ Pool5d pool5d(const Tensor &T, int Dims) {
   return G;
 }
 
-template <typename T>
+/// The divisors that split an output's linear index into (batch, channel,
+/// t, h, w).
+template <typename IndexT> struct OutputDividers {
+  IntDivider<IndexT> W, H, T, C;
+};
+
+template <typename T, typename IndexT>
 __global__ void maxPoolKernel(const T *X, T *Y, int64_t *Ind, Pool5d In,
                               Pool5d Out, Pool5d Idx, PoolParams P,
+                              OutputDividers<IndexT> Div, IndexT Total,
                               AccType<T> Lowest) {
   using A = AccType<T>;
-  int64_t OT = Out.Size[2], OH = Out.Size[3], OW = Out.Size[4];
   int64_t IT = In.Size[2], IH = In.Size[3], IW = In.Size[4];
-  int64_t Total = Out.Size[0] * Out.Size[1] * OT * OH * OW;
-  for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
-    int64_t Ow = L % OW, Oh = (L / OW) % OH, Ot = (L / (OW * OH)) % OT;
-    int64_t Plane = L / (OW * OH * OT);
-    int64_t C = Plane % Out.Size[1], B = Plane / Out.Size[1];
+  const IndexT Stride = IndexT(gridDim.x) * blockDim.x;
+  for (IndexT L = IndexT(blockIdx.x) * blockDim.x + threadIdx.x; L < Total;
+       L += Stride) {
+    IndexT Rest = Div.W.div(L);
+    int64_t Ow = L - Rest * Div.W.divisor();
+    IndexT Next = Div.H.div(Rest);
+    int64_t Oh = Rest - Next * Div.H.divisor();
+    Rest = Div.T.div(Next);
+    int64_t Ot = Next - Rest * Div.T.divisor();
+    Next = Div.C.div(Rest);
+    int64_t C = Rest - Next * Div.C.divisor(), B = Next;
     int64_t Start[3], End[3];
     int64_t O[3] = {Ot, Oh, Ow}, InSize[3] = {IT, IH, IW};
     for (int I = 0; I < 3; ++I) {
@@ -132,9 +148,22 @@ void maxPoolImpl(int Dims, const Tensor &self, const PoolParams &P,
         A Lowest = std::numeric_limits<A>::has_infinity
                        ? -std::numeric_limits<A>::infinity()
                        : std::numeric_limits<A>::lowest();
-        maxPoolKernel<D><<<blocksFor(Total), kThreads, 0, currentStream()>>>(
-            devicePtr<T>(self), devicePtr<T>(out), indices.data_ptr<int64_t>(),
-            In, Out, Idx, P, Lowest);
+        auto Launch = [&](auto Index) {
+          using IndexT = decltype(Index);
+          OutputDividers<IndexT> Div{IntDivider<IndexT>(IndexT(Out.Size[4])),
+                                     IntDivider<IndexT>(IndexT(Out.Size[3])),
+                                     IntDivider<IndexT>(IndexT(Out.Size[2])),
+                                     IntDivider<IndexT>(IndexT(Out.Size[1]))};
+          maxPoolKernel<D, IndexT>
+              <<<blocksFor(Total), kThreads, 0, currentStream()>>>(
+                  devicePtr<T>(self), devicePtr<T>(out),
+                  indices.data_ptr<int64_t>(), In, Out, Idx, P, Div,
+                  IndexT(Total), Lowest);
+        };
+        if (fitsInt32GridIndex(Total))
+          Launch(int32_t());
+        else
+          Launch(int64_t());
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
 }

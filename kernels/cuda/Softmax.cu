@@ -8,23 +8,26 @@
 /// The CUDA impls of _softmax and _log_softmax (meta functions in the CPU
 /// file). The input is read as a contiguous [Outer, Dim, Inner] tensor and
 /// the contiguous output written in the same order. When the reduced
-/// dimension is the innermost (Inner == 1), one block reduces each row
-/// (maximum, then the sum of exponentials); otherwise one thread walks
-/// each column of Dim values. The arithmetic is in float32 for float16,
-/// bfloat16 and float32 inputs, in float64 for float64; half_to_float
-/// writes the float32 result.
+/// dimension is the innermost (Inner == 1), one block reduces each row in
+/// one pass over it (Note [Online softmax on CUDA]) and writes it in a
+/// second; otherwise one thread walks each column of Dim values (maximum,
+/// then the sum of exponentials, then the output). The arithmetic is in float32
+/// for float16, bfloat16 and float32 inputs, in float64 for float64;
+/// half_to_float writes the float32 result.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
 
 #include "DeviceUtils.cuh"
+#include "OnlineSoftmax.h"
 #include "shared/SizesAround.h"
 
 namespace sk {
 namespace {
 
 using namespace cuda_kernels;
+using cuda::OnlineSum;
 
 template <typename A> __device__ __forceinline__ A expAcc(A V) {
   return exp(V);
@@ -35,25 +38,46 @@ template <typename A> __device__ __forceinline__ A logAcc(A V) {
 }
 template <> __device__ __forceinline__ float logAcc(float V) { return logf(V); }
 
+/// The merge of every thread's \p V over the block (every thread gets it),
+/// as blockReduceSum.
+template <typename A>
+__device__ OnlineSum<A> blockReduceOnline(OnlineSum<A> V,
+                                          OnlineSum<A> *Shared) {
+  auto ReduceWarp = [](OnlineSum<A> &W) {
+    for (int Offset = 16; Offset > 0; Offset /= 2)
+      W.merge({__shfl_down_sync(0xffffffffu, W.Max, Offset),
+               __shfl_down_sync(0xffffffffu, W.Sum, Offset)});
+  };
+  ReduceWarp(V);
+  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
+  __syncthreads(); // Shared may still be read by a previous reduction.
+  if (Lane == 0)
+    Shared[Warp] = V;
+  __syncthreads();
+  int Warps = blockDim.x / 32;
+  V = threadIdx.x < Warps ? Shared[threadIdx.x] : OnlineSum<A>::empty();
+  if (Warp == 0)
+    ReduceWarp(V);
+  if (threadIdx.x == 0)
+    Shared[0] = V;
+  __syncthreads();
+  return Shared[0];
+}
+
 /// One block per row of \p Dim contiguous values.
 template <typename In, typename Out>
 __global__ void softmaxRowsKernel(const In *X, Out *Y, int64_t Rows,
                                   int64_t Dim, bool Log) {
   using A = AccType<In>;
-  __shared__ A Shared[32];
+  __shared__ OnlineSum<A> Shared[32];
   for (int64_t R = blockIdx.x; R < Rows; R += gridDim.x) {
     const In *XRow = X + R * Dim;
     Out *YRow = Y + R * Dim;
-    A Max = -INFINITY;
-    for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x) {
-      A V = toAcc(XRow[I]);
-      Max = (V > Max || V != V) ? V : Max;
-    }
-    Max = blockReduceMax(Max, Shared);
-    A Sum = 0;
+    OnlineSum<A> Row = OnlineSum<A>::empty();
     for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x)
-      Sum += expAcc(toAcc(XRow[I]) - Max);
-    Sum = blockReduceSum(Sum, Shared);
+      Row.add(toAcc(XRow[I]));
+    Row = blockReduceOnline(Row, Shared);
+    A Max = Row.Max, Sum = Row.rowSum();
     A Shift = Max + logAcc(Sum);
     A Inv = A(1) / Sum;
     for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x) {

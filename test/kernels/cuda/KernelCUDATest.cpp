@@ -16,6 +16,7 @@
 
 #include "CUDATestUtils.h"
 #include "OffsetCalculator.h"
+#include "OnlineSoftmax.h"
 #include "iter/IterTestUtils.h"
 
 #include "Functions.h"
@@ -24,9 +25,11 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -113,6 +116,57 @@ TEST(CUDALauncherTest, IntDivider32_DividesExactlyBelow2To31) {
         continue;
       ASSERT_EQ(Div.div(N), N / D) << N << " / " << D;
     }
+  }
+}
+
+/// A row's maximum (NaN wins) and sum of exp(x - max), in three passes as
+/// the CPU kernel computes them.
+std::pair<float, float> threePassSoftmaxSums(const std::vector<float> &Row) {
+  float Max = -std::numeric_limits<float>::infinity();
+  for (float V : Row)
+    Max = (V > Max || V != V) ? V : Max;
+  float Sum = 0;
+  for (float V : Row)
+    Sum += std::exp(V - Max);
+  return {Max, Sum};
+}
+
+TEST(CUDALauncherTest, OnlineSoftmaxSums_MatchThreePassesWithSpecialValues) {
+  const float Inf = std::numeric_limits<float>::infinity();
+  const float NaN = std::numeric_limits<float>::quiet_NaN();
+  std::mt19937 Random(11);
+  std::normal_distribution<float> Normal(0, 4);
+  const float Specials[] = {Inf, -Inf, NaN, 80, -80};
+  for (int Case = 0; Case < 3000; ++Case) {
+    int Dim = 1 + Case % 37;
+    std::vector<float> Row(Dim);
+    for (float &V : Row) {
+      V = Normal(Random);
+      if (Case % 3 == 1 && Random() % 5 == 0)
+        V = Specials[Random() % 5];
+    }
+    if (Case % 50 == 0)
+      std::fill(Row.begin(), Row.end(), -Inf);
+    // Threads take every Threads-th value, then merge in a tree, as the
+    // kernel's warps do.
+    int Threads = 1 + Case % 8;
+    std::vector<cuda::OnlineSum<float>> States(Threads,
+                                               cuda::OnlineSum<float>::empty());
+    for (int I = 0; I < Dim; ++I)
+      States[I % Threads].add(Row[I]);
+    for (int Step = 1; Step < Threads; Step *= 2)
+      for (int T = 0; T + Step < Threads; T += 2 * Step)
+        States[T].merge(States[T + Step]);
+    auto [Max, Sum] = threePassSoftmaxSums(Row);
+    float Got = States[0].rowSum();
+    if (std::isnan(Max))
+      EXPECT_TRUE(std::isnan(States[0].Max)) << Case;
+    else
+      EXPECT_EQ(States[0].Max, Max) << Case;
+    if (std::isnan(Sum))
+      EXPECT_TRUE(std::isnan(Got)) << Case << ": " << Got;
+    else
+      EXPECT_NEAR(Got, Sum, 1e-5f * Sum) << Case;
   }
 }
 

@@ -19,6 +19,7 @@
 #include "NativeFunctions.h"
 
 #include "sk/iter/Loops.h"
+#include "sk/iter/MemoryOverlap.h"
 
 #include <cblas.h>
 
@@ -342,6 +343,10 @@ SK_META_FUNC(mm)(const Tensor &self, const Tensor &mat2) {
 
 SK_IMPL_FUNC(mm_out)
 (const Tensor &self, const Tensor &mat2, const Tensor &out) {
+  // The products write each element once: an out= whose elements alias
+  // each other (an expanded tensor, the self of addmm_) would come out
+  // wrong. PyTorch refuses one too.
+  assert_no_internal_overlap(out);
   gemm(out.scalar_type(), matRef(out), matRef(self), matRef(mat2),
        /*Beta=*/0, /*Alpha=*/1);
 }
@@ -379,6 +384,7 @@ SK_META_FUNC(addmm)
 SK_IMPL_FUNC(addmm_out)
 (const Tensor &self, const Tensor &mat1, const Tensor &mat2, const Scalar &beta,
  const Scalar &alpha, const Tensor &out) {
+  assert_no_internal_overlap(out);
   // beta == 0 ignores self entirely, NaN and infinity included (BLAS
   // semantics, as PyTorch documents for addmm).
   bool UsesSelf = beta.to<double>() != 0.0;
@@ -406,6 +412,7 @@ SK_META_FUNC(bmm)(const Tensor &self, const Tensor &mat2) {
 
 SK_IMPL_FUNC(bmm_out)
 (const Tensor &self, const Tensor &mat2, const Tensor &out) {
+  assert_no_internal_overlap(out);
   int64_t Batch = out.size(0), M = out.size(1), N = out.size(2),
           K = self.size(2);
   if (out.numel() == 0)

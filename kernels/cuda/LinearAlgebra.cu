@@ -22,6 +22,7 @@
 #include "shared/LinearAlgebra.h"
 
 #include "sk/cuda/CUDABlas.h"
+#include "sk/iter/MemoryOverlap.h"
 
 #include <climits>
 #include <cmath>
@@ -349,6 +350,10 @@ NormKind normKind(double P) {
 
 SK_IMPL_FUNC(mm_out_cuda)
 (const Tensor &self, const Tensor &mat2, const Tensor &out) {
+  // The products write each element once: an out= whose elements alias
+  // each other (an expanded tensor, the self of addmm_) would come out
+  // wrong. PyTorch refuses one too.
+  assert_no_internal_overlap(out);
   gemm(out.scalar_type(), out.unsqueeze(0), self.unsqueeze(0),
        mat2.unsqueeze(0), /*Beta=*/0, /*Alpha=*/1);
 }
@@ -356,6 +361,7 @@ SK_IMPL_FUNC(mm_out_cuda)
 SK_IMPL_FUNC(addmm_out_cuda)
 (const Tensor &self, const Tensor &mat1, const Tensor &mat2, const Scalar &beta,
  const Scalar &alpha, const Tensor &out) {
+  assert_no_internal_overlap(out);
   // beta == 0 ignores self entirely, NaN and infinity included.
   bool UsesSelf = beta.to<double>() != 0.0;
   if (UsesSelf && !self.is_same(out))
@@ -366,6 +372,7 @@ SK_IMPL_FUNC(addmm_out_cuda)
 
 SK_IMPL_FUNC(bmm_out_cuda)
 (const Tensor &self, const Tensor &mat2, const Tensor &out) {
+  assert_no_internal_overlap(out);
   gemm(out.scalar_type(), out, self, mat2, /*Beta=*/0, /*Alpha=*/1);
 }
 

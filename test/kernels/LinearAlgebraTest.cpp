@@ -366,6 +366,24 @@ TEST(LinearAlgebraTest, Addmm_BadInputs_Rejected) {
   SK_EXPECT_ERROR(sk::addmm_(Small, A, B), "Bad in-place call");
 }
 
+TEST(LinearAlgebraTest, Products_RefuseOutputsWhoseElementsAlias) {
+  // Found by the differential test: libtorch refuses these, skc wrote
+  // them. An expanded tensor's rows share their elements.
+  Tensor A = patterned({4, 6}, 1), B = patterned({6, 3}, 2);
+  const char *Message = "more than one element of the written-to tensor "
+                        "refers to a single memory location";
+  Tensor Row = patterned({1, 3}, 3);
+  Tensor Rows = Row.expand({4, 3});
+  SK_EXPECT_ERROR(sk::addmm_(Rows, A, B), Message);
+  SK_EXPECT_ERROR(sk::addmm_out(Rows, Row, A, B), Message);
+  SK_EXPECT_ERROR(sk::mm_out(Rows, A, B), Message);
+  Tensor Batches = patterned({1, 4, 3}, 4).expand({2, 4, 3});
+  SK_EXPECT_ERROR(
+      sk::bmm_out(Batches, A.expand({2, 4, 6}), B.expand({2, 6, 3})), Message);
+  // The expanded self of the functional form is only read.
+  expectValuesNear(sk::addmm(Rows, A, B), values(sk::addmm(Row, A, B)));
+}
+
 //===----------------------------------------------------------------------===//
 // bmm
 //===----------------------------------------------------------------------===//

@@ -139,12 +139,14 @@ template <typename T> void softmaxRow(const T *X, T *Y, int64_t N, bool Log) {
   T Sum = static_cast<T>(Total);
 
   if (Log) {
-    const T Shift = Max + std::log(Sum);
-    const auto VS = hn::Set(Tag, Shift);
+    // (x - max) - log(sum), in this order: max + log(sum) would lose
+    // log(sum) against a large max (PyTorch's issue 11752).
+    const T LogSum = std::log(Sum);
+    const auto VM = hn::Set(Tag, Max), VL = hn::Set(Tag, LogSum);
     for (I = 0; I + L <= N; I += L)
-      hn::StoreU(hn::Sub(hn::LoadU(Tag, X + I), VS), Tag, Y + I);
+      hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(Tag, X + I), VM), VL), Tag, Y + I);
     for (; I < N; ++I)
-      Y[I] = X[I] - Shift;
+      Y[I] = (X[I] - Max) - LogSum;
     return;
   }
   const T Inv = T(1) / Sum;
@@ -194,19 +196,21 @@ void softmaxColumns(const T *X, T *Y, int64_t Dim, int64_t Stride,
   }
   // One log or reciprocal per column; the loops below are the hot part.
   for (int64_t J = 0; J < Width; ++J)
-    Sum[J] = Log ? Max[J] + std::log(Sum[J]) : T(1) / Sum[J];
+    Sum[J] = Log ? std::log(Sum[J]) : T(1) / Sum[J];
   for (int64_t D = 0; D < Dim; ++D) {
     const T *Row = X + D * Stride;
     T *Out = Y + D * Stride;
     int64_t J = 0;
     for (; J + L <= Width; J += L) {
       auto S = hn::LoadU(Tag, Sum + J);
-      auto R = Log ? hn::Sub(hn::LoadU(Tag, Row + J), S)
+      auto R = Log ? hn::Sub(hn::Sub(hn::LoadU(Tag, Row + J),
+                                     hn::LoadU(Tag, Max + J)),
+                             S)
                    : hn::Mul(hn::LoadU(Tag, Out + J), S);
       hn::StoreU(R, Tag, Out + J);
     }
     for (; J < Width; ++J)
-      Out[J] = Log ? Row[J] - Sum[J] : Out[J] * Sum[J];
+      Out[J] = Log ? (Row[J] - Max[J]) - Sum[J] : Out[J] * Sum[J];
   }
 }
 

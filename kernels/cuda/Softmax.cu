@@ -78,11 +78,10 @@ __global__ void softmaxRowsKernel(const In *X, Out *Y, int64_t Rows,
       Row.add(toAcc(XRow[I]));
     Row = blockReduceOnline(Row, Shared);
     A Max = Row.Max, Sum = Row.rowSum();
-    A Shift = Max + logAcc(Sum);
-    A Inv = A(1) / Sum;
+    A LogSum = logAcc(Sum), Inv = A(1) / Sum;
     for (int64_t I = threadIdx.x; I < Dim; I += blockDim.x) {
       A V = toAcc(XRow[I]);
-      YRow[I] = fromAcc<Out>(Log ? V - Shift : expAcc(V - Max) * Inv);
+      YRow[I] = fromAcc<Out>(Log ? (V - Max) - LogSum : expAcc(V - Max) * Inv);
     }
   }
 }
@@ -105,11 +104,11 @@ __global__ void softmaxColumnsKernel(const In *X, Out *Y, int64_t Outer,
     A Sum = 0;
     for (int64_t D = 0; D < Dim; ++D)
       Sum += expAcc(toAcc(XCol[D * Inner]) - Max);
-    A Shift = Max + logAcc(Sum);
-    A Inv = A(1) / Sum;
+    A LogSum = logAcc(Sum), Inv = A(1) / Sum;
     for (int64_t D = 0; D < Dim; ++D) {
       A V = toAcc(XCol[D * Inner]);
-      YCol[D * Inner] = fromAcc<Out>(Log ? V - Shift : expAcc(V - Max) * Inv);
+      YCol[D * Inner] =
+          fromAcc<Out>(Log ? (V - Max) - LogSum : expAcc(V - Max) * Inv);
     }
   }
 }

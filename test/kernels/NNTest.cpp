@@ -211,6 +211,28 @@ TEST(NNSoftmax, MillionElementRow_KeepsFloatPrecision) {
   }
 }
 
+TEST(NNSoftmax, LogSoftmaxOfLargeValues_SubtractsTheMaximumFirst) {
+  // Found by the differential test: x - (max + log(sum)) lost log(sum)
+  // against a maximum of 1e30 and gave 0 where the answer is -log(k).
+  for (int64_t N : {2, 3, 40}) {
+    std::vector<double> V(static_cast<size_t>(N), 1e30);
+    V[1] = 0; // exp(0 - 1e30) adds nothing: the others share the sum.
+    double K = static_cast<double>(N - 1);
+    for (ScalarType D : {kFloat, kDouble, kBFloat16}) {
+      Tensor X = fromVector(V, {1, N}, D);
+      std::vector<double> Row = toVector<double>(sk::_log_softmax(X, 1, false));
+      // The column path: softmax over dim 0 of the transpose.
+      std::vector<double> Col = toVector<double>(
+          sk::_log_softmax(transposed(X, 0, 1).contiguous(), 0, false));
+      double Tol = D == kBFloat16 ? 1e-2 : 1e-6;
+      for (std::vector<double> *Y : {&Row, &Col}) {
+        EXPECT_NEAR((*Y)[0], -std::log(K), Tol) << N << " " << D;
+        EXPECT_NEAR((*Y)[1] / 1e30, -1.0, Tol) << N << " " << D;
+      }
+    }
+  }
+}
+
 TEST(NNSoftmax, ZeroSizeAndNaNAndInfinity) {
   Tensor E = sk::_softmax(sk::empty({0, 4}), 1, false);
   EXPECT_EQ(E.sizes().vec(), (std::vector<int64_t>{0, 4}));

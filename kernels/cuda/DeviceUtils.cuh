@@ -130,47 +130,59 @@ inline bool fitsInt32GridIndex(int64_t N) {
 
 //===--- Block reductions -------------------------------------------------===//
 
-/// The sum of \p V over the block (every thread gets it). \p Shared holds
-/// 32 values; blockDim.x is a multiple of 32.
-template <typename A> __device__ A blockReduceSum(A V, A *Shared) {
-  for (int Offset = 16; Offset > 0; Offset /= 2)
-    V += __shfl_down_sync(0xffffffffu, V, Offset);
+/// The combination of every thread's \p V over the block; every thread
+/// gets it. Each warp combines its values in a tree of shuffles, then the
+/// first warp combines the warps' results, passed through \p Shared (32
+/// values). \p ShuffleDown(V, Offset) is __shfl_down_sync of a value
+/// (field by field for a struct), \p Combine(V, W) merges two, and
+/// \p Empty() is the value of a lane without a warp. blockDim.x is a
+/// multiple of 32.
+template <typename S, typename ShuffleFn, typename CombineFn, typename EmptyFn>
+__device__ S blockReduce(S V, S *Shared, ShuffleFn ShuffleDown,
+                         CombineFn Combine, EmptyFn Empty) {
+  auto ReduceWarp = [&](S X) {
+    for (int Offset = 16; Offset > 0; Offset /= 2)
+      X = Combine(X, ShuffleDown(X, Offset));
+    return X;
+  };
+  V = ReduceWarp(V);
   int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
   __syncthreads(); // Shared may still be read by a previous reduction.
   if (Lane == 0)
     Shared[Warp] = V;
   __syncthreads();
-  int Warps = blockDim.x / 32;
-  V = threadIdx.x < Warps ? Shared[threadIdx.x] : A(0);
-  if (Warp == 0)
-    for (int Offset = 16; Offset > 0; Offset /= 2)
-      V += __shfl_down_sync(0xffffffffu, V, Offset);
-  if (threadIdx.x == 0)
-    Shared[0] = V;
+  if (Warp == 0) {
+    V = ReduceWarp(Lane < int(blockDim.x / 32) ? Shared[Lane] : Empty());
+    __syncwarp(); // Every lane has read Shared before lane 0 writes it.
+    if (Lane == 0)
+      Shared[0] = V;
+  }
   __syncthreads();
   return Shared[0];
+}
+
+/// __shfl_down_sync of a whole warp, for blockReduce.
+struct ShuffleDownWarp {
+  template <typename A> __device__ A operator()(A V, int Offset) const {
+    return __shfl_down_sync(0xffffffffu, V, Offset);
+  }
+};
+
+/// The sum of \p V over the block (every thread gets it). \p Shared holds
+/// 32 values; blockDim.x is a multiple of 32.
+template <typename A> __device__ A blockReduceSum(A V, A *Shared) {
+  return blockReduce(
+      V, Shared, ShuffleDownWarp(), [](A X, A Y) { return X + Y; },
+      [] { return A(0); });
 }
 
 /// The maximum of \p V over the block (NaN ignored unless every value is
 /// NaN), as blockReduceSum.
 template <typename A> __device__ A blockReduceMax(A V, A *Shared) {
-  auto Max = [](A X, A Y) { return (X > Y || Y != Y) ? X : Y; };
-  for (int Offset = 16; Offset > 0; Offset /= 2)
-    V = Max(V, __shfl_down_sync(0xffffffffu, V, Offset));
-  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
-  __syncthreads();
-  if (Lane == 0)
-    Shared[Warp] = V;
-  __syncthreads();
-  int Warps = blockDim.x / 32;
-  V = threadIdx.x < Warps ? Shared[threadIdx.x] : Shared[0];
-  if (Warp == 0)
-    for (int Offset = 16; Offset > 0; Offset /= 2)
-      V = Max(V, __shfl_down_sync(0xffffffffu, V, Offset));
-  if (threadIdx.x == 0)
-    Shared[0] = V;
-  __syncthreads();
-  return Shared[0];
+  return blockReduce(
+      V, Shared, ShuffleDownWarp(),
+      [](A X, A Y) { return (X > Y || Y != Y) ? X : Y; },
+      [Shared] { return Shared[0]; });
 }
 
 /// Threads for a block that reduces rows of \p N elements: a multiple of

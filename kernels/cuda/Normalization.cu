@@ -123,28 +123,20 @@ template <typename A> struct Welford {
 /// as blockReduceSum. \p Shared holds 32 states.
 template <typename A>
 __device__ Welford<A> blockReduceWelford(Welford<A> W, Welford<A> *Shared) {
-  auto ReduceWarp = [](Welford<A> &V) {
-    for (int Offset = 16; Offset > 0; Offset /= 2) {
-      A Mean = __shfl_down_sync(0xffffffffu, V.Mean, Offset);
-      A M2 = __shfl_down_sync(0xffffffffu, V.M2, Offset);
-      int64_t Count = __shfl_down_sync(0xffffffffu, V.Count, Offset);
-      V.merge(Mean, M2, Count);
-    }
-  };
-  ReduceWarp(W);
-  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
-  __syncthreads(); // Shared may still be read by a previous reduction.
-  if (Lane == 0)
-    Shared[Warp] = W;
-  __syncthreads();
-  int Warps = blockDim.x / 32;
-  W = threadIdx.x < Warps ? Shared[threadIdx.x] : Welford<A>{A(0), A(0), 0};
-  if (Warp == 0)
-    ReduceWarp(W);
-  if (threadIdx.x == 0)
-    Shared[0] = W;
-  __syncthreads();
-  return Shared[0];
+  return blockReduce(
+      W, Shared,
+      [](Welford<A> V, int Offset) {
+        ShuffleDownWarp Shuffle;
+        return Welford<A>{Shuffle(V.Mean, Offset), Shuffle(V.M2, Offset),
+                          Shuffle(V.Count, Offset)};
+      },
+      [](Welford<A> V, Welford<A> Other) {
+        V.merge(Other.Mean, Other.M2, Other.Count);
+        return V;
+      },
+      [] {
+        return Welford<A>{A(0), A(0), 0};
+      });
 }
 
 /// One block per channel: its mean and the sum of squared deviations from

@@ -43,25 +43,17 @@ template <> __device__ __forceinline__ float logAcc(float V) { return logf(V); }
 template <typename A>
 __device__ OnlineSum<A> blockReduceOnline(OnlineSum<A> V,
                                           OnlineSum<A> *Shared) {
-  auto ReduceWarp = [](OnlineSum<A> &W) {
-    for (int Offset = 16; Offset > 0; Offset /= 2)
-      W.merge({__shfl_down_sync(0xffffffffu, W.Max, Offset),
-               __shfl_down_sync(0xffffffffu, W.Sum, Offset)});
-  };
-  ReduceWarp(V);
-  int Lane = threadIdx.x % 32, Warp = threadIdx.x / 32;
-  __syncthreads(); // Shared may still be read by a previous reduction.
-  if (Lane == 0)
-    Shared[Warp] = V;
-  __syncthreads();
-  int Warps = blockDim.x / 32;
-  V = threadIdx.x < Warps ? Shared[threadIdx.x] : OnlineSum<A>::empty();
-  if (Warp == 0)
-    ReduceWarp(V);
-  if (threadIdx.x == 0)
-    Shared[0] = V;
-  __syncthreads();
-  return Shared[0];
+  return blockReduce(
+      V, Shared,
+      [](OnlineSum<A> X, int Offset) {
+        ShuffleDownWarp Shuffle;
+        return OnlineSum<A>{Shuffle(X.Max, Offset), Shuffle(X.Sum, Offset)};
+      },
+      [](OnlineSum<A> X, OnlineSum<A> Y) {
+        X.merge(Y);
+        return X;
+      },
+      [] { return OnlineSum<A>::empty(); });
 }
 
 /// One block per row of \p Dim contiguous values.

@@ -76,8 +76,8 @@ namespace {
 // The same cases check the CUDA kernels against the CPU ones: each case's
 // tensors (out= ones included) move to the GPU with their whole storages,
 // so that offsets, strides and overlaps survive, and a device argument
-// becomes the GPU. skc's CPU kernels are the reference there, since the libtorch
-// run above holds them to PyTorch's.
+// becomes the GPU. skc's CPU kernels are the reference there, since the
+// libtorch run above holds them to PyTorch's.
 
 /// The arguments of one case and what it is, for a failure's message.
 struct Case {

@@ -182,19 +182,25 @@ std::vector<KnownDifference> &getKnownDifferences(Reference R) {
 }
 
 /// Whether a row lists this difference; counts it in every row that does.
+/// A row about values covers them whatever the inputs hold; one about
+/// special values covers only cases with special values.
 bool isKnownDifference(const OperatorName &Op, Aspect A, size_t Result,
                        Reference R) {
   std::string Full =
       Op.Name + (Op.Overload.empty() ? std::string() : "." + Op.Overload);
-  std::string Name = getAspectName(A);
+  std::vector<std::string> Names = {getAspectName(A)};
+  if (A == Aspect::SpecialValues)
+    Names.push_back(getAspectName(Aspect::Values));
   bool Known = false;
   for (KnownDifference &K : getKnownDifferences(R))
-    if ((K.Operator == Op.Name || K.Operator == Full) &&
-        (K.Aspect == Name ||
-         K.Aspect == Name + " of result " + std::to_string(Result))) {
-      ++K.Matches;
-      Known = true;
-    }
+    for (const std::string &Name : Names)
+      if ((K.Operator == Op.Name || K.Operator == Full) &&
+          (K.Aspect == Name ||
+           K.Aspect == Name + " of result " + std::to_string(Result))) {
+        ++K.Matches;
+        Known = true;
+        break;
+      }
   return Known;
 }
 

@@ -566,6 +566,15 @@ size_t getExamplesWanted() {
   return Wanted;
 }
 
+/// Whether libtorch 2.15's kernel of \p Op reads its inputs as if they
+/// were contiguous, whatever their strides. Given a strided `indices`,
+/// `_embedding_bag` reads past its end: it refused the indices it saw, or
+/// crashed, depending on what lay there. Such an operator gets contiguous
+/// copies of its inputs (the same values) on libtorch's side.
+bool readsInputsAsContiguous(const OperatorName &Op) {
+  return Op.Name == "aten::_embedding_bag";
+}
+
 /// One side's run of a case: its error, or its results.
 struct Outcome {
   std::optional<std::string> Error;
@@ -660,8 +669,15 @@ Report runOperator(const OperatorHandle &Op, Reference Ref) {
       Outcome Mine, Baseline;
       if (Ref == Reference::Libtorch) {
         std::vector<PlainValue> Plain;
-        for (size_t I = 0; I != C.Args.size(); ++I)
-          Plain.push_back(toPlain(C.Args[I], Schema.Arguments[I].Type));
+        Stack ForTorch =
+            readsInputsAsContiguous(Name)
+                ? mapInputs(Schema, C.Args,
+                            [](const Tensor &T) {
+                              return relayout(T, Layout::Contiguous);
+                            })
+                : C.Args;
+        for (size_t I = 0; I != ForTorch.size(); ++I)
+          Plain.push_back(toPlain(ForTorch[I], Schema.Arguments[I].Type));
         Run = std::move(C.Args);
         Mine.Error = runSkc(Op, Run);
         Baseline = runLibtorch(Name, Plain);

@@ -12,6 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace sk {
 
 namespace {
@@ -38,6 +42,42 @@ void *allocateAligned(size_t NBytes) {
 
 void freeAligned(void *Aligned) {
   std::free(static_cast<void **>(Aligned)[-1]);
+}
+
+/// Note [Huge pages for large CPU blocks]
+/// glibc maps a block of 32 MiB or more (DEFAULT_MMAP_THRESHOLD_MAX, see
+/// mallopt(3)) afresh on every allocation and unmaps it when freed, so each
+/// such tensor faults all its pages in again: 16K faults for 64 MiB, most
+/// of the time of a pointwise op that makes one. Such a block starts on a
+/// 2 MiB boundary and asks the kernel for transparent huge pages
+/// (MADV_HUGEPAGE), as c10's alloc_cpu does under THP_MEM_ALLOC_ENABLE;
+/// where the kernel's THP mode is "madvise" (Debian's default), that is
+/// the only way to get them. It then faults in 2 MiB at a time, and a loop
+/// streaming through it misses the TLB 512 times less often (the figures
+/// are in docs/performance.md). Smaller blocks stay as they are: glibc
+/// reuses them from its heap without faults, which huge pages would not
+/// beat. The advice covers only whole huge pages inside the block, so its
+/// tail never pins a huge page it does not use. SKC_CPU_HUGE_PAGES=0 turns
+/// this off.
+void *allocateLarge(size_t NBytes) {
+  if (!detail::cpuHugePagesEnabled())
+    return allocateAligned(NBytes);
+  void *P = nullptr;
+  SK_CHECK(posix_memalign(&P, kCPUHugePageBytes, NBytes) == 0,
+           "CPU allocator: out of memory trying to allocate ", NBytes,
+           " bytes");
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  // Advice is best effort: a kernel without THP refuses it, and the block
+  // is still good memory.
+  (void)madvise(P, NBytes & ~(kCPUHugePageBytes - 1), MADV_HUGEPAGE);
+#endif
+  return P;
+}
+
+void freeLarge(void *P) {
+  if (!detail::cpuHugePagesEnabled())
+    return freeAligned(P);
+  std::free(P);
 }
 
 /// Note [Small CPU blocks]
@@ -93,6 +133,8 @@ public:
       return DataPtr(CPUBlockCache::allocate(Class),
                      kCachedBlockDeleters[Class], kCPU);
     }
+    if (NBytes >= kCPUHugePageBlockBytes)
+      return DataPtr(allocateLarge(NBytes), &freeLarge, kCPU);
     return DataPtr(allocateAligned(NBytes), &freeAligned, kCPU);
   }
 };
@@ -115,6 +157,18 @@ size_t detail::cachedCPUBlocks(size_t NBytes) {
 }
 
 void detail::trimCPUBlockCache() { CPUBlockCache::trim(); }
+
+bool detail::cpuHugePagesEnabled() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  static const bool Enabled = [] {
+    const char *V = std::getenv("SKC_CPU_HUGE_PAGES");
+    return !V || std::strcmp(V, "0") != 0;
+  }();
+  return Enabled;
+#else
+  return false;
+#endif
+}
 
 Allocator *getCPUAllocator() { return allocatorSlot(DeviceType::CPU); }
 

@@ -91,6 +91,11 @@ Allocator *setAllocator(DeviceType T, Allocator *A);
 
 /// CPU memory is aligned to this many bytes.
 constexpr size_t kCPUAlignment = 64;
+/// A CPU block of kCPUHugePageBlockBytes or more starts on a
+/// kCPUHugePageBytes boundary, and its whole huge pages are advised into
+/// transparent huge pages (Note [Huge pages for large CPU blocks]).
+constexpr size_t kCPUHugePageBytes = size_t(2) << 20;
+constexpr size_t kCPUHugePageBlockBytes = size_t(32) << 20;
 
 Allocator *getCPUAllocator();
 
@@ -100,6 +105,9 @@ namespace detail {
 size_t cachedCPUBlocks(size_t NBytes);
 /// Frees the CPU blocks this thread keeps for reuse.
 void trimCPUBlockCache();
+/// Whether large CPU blocks get huge pages: on Linux, unless the
+/// environment sets SKC_CPU_HUGE_PAGES=0.
+bool cpuHugePagesEnabled();
 } // namespace detail
 
 } // namespace sk

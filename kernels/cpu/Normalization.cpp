@@ -27,6 +27,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "shared/Normalization.h"
 #include "Functions.h"
 #include "NativeFunctions.h"
 
@@ -162,6 +163,38 @@ void channelAffine(const T *X, T *Y, const BatchNormShape &Sh, const Acc *Alpha,
   });
 }
 
+/// Calls \p Fn with every value of channel \p Ch, as Acc.
+template <typename T, typename Acc, typename F>
+void forEachInChannel(const T *X, const BatchNormShape &Sh, int64_t Ch, F Fn) {
+  if (!Sh.ChannelsInRows) {
+    for (int64_t B = 0; B < Sh.N; ++B) {
+      const T *Plane = X + (B * Sh.C + Ch) * Sh.S;
+      for (int64_t I = 0; I < Sh.S; ++I)
+        Fn(static_cast<Acc>(Plane[I]));
+    }
+    return;
+  }
+  for (int64_t R = 0; R < Sh.N * Sh.S; ++R)
+    Fn(static_cast<Acc>(X[R * Sh.C + Ch]));
+}
+
+/// Rescales the statistics of channel \p Ch, whose sum of squared
+/// deviations from \p Mean overflowed: \p Scale becomes the largest
+/// deviation and \p Squares the sum of the squares of the deviations
+/// divided by it (Note [Variance that overflows] in shared/Normalization.h).
+template <typename T, typename Acc>
+void rescaleChannel(const T *X, const BatchNormShape &Sh, int64_t Ch, Acc Mean,
+                    Acc &Scale, Acc &Squares) {
+  Scale = Acc(0);
+  forEachInChannel<T, Acc>(
+      X, Sh, Ch, [&](Acc V) { Scale = std::max(Scale, std::abs(V - Mean)); });
+  Squares = Acc(0);
+  forEachInChannel<T, Acc>(X, Sh, Ch, [&](Acc V) {
+    Acc D = (V - Mean) / Scale;
+    Squares += D * D;
+  });
+}
+
 /// A 1-d tensor of \p Values of dtype \p Acc, for copy_ into a parameter
 /// or a saved statistic of any dtype and strides.
 template <typename Acc> Tensor accTensor(const std::vector<Acc> &Values) {
@@ -191,21 +224,21 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   std::vector<Acc> Mean(C), Invstd(C);
   Tensor Keep;
   if (Training) {
-    std::vector<Acc> Sum(C), Squares(C);
+    // Scale is 0 but for channels rescaled by rescaleChannel.
+    std::vector<Acc> Sum(C), Squares(C), Scale(C, Acc(0));
     const T *XData = X.data_ptr<T>();
     if (Count > 0) {
       channelSums<T, Acc>(XData, Sh, nullptr, Sum.data());
       for (int64_t Ch = 0; Ch < C; ++Ch)
         Mean[Ch] = Sum[Ch] / Acc(Count);
       channelSums<T, Acc>(XData, Sh, Mean.data(), Squares.data());
+      for (int64_t Ch = 0; Ch < C; ++Ch)
+        if (kernels::squaresOverflowed(Squares[Ch], Mean[Ch]))
+          rescaleChannel<T, Acc>(XData, Sh, Ch, Mean[Ch], Scale[Ch],
+                                 Squares[Ch]);
     }
-    for (int64_t Ch = 0; Ch < C; ++Ch) {
-      // PyTorch's InvStd: no variance and no epsilon give 0, not inf.
-      Acc Var = Count > 0 ? Squares[Ch] / Acc(Count) : Acc(0);
-      Invstd[Ch] = (Var == 0 && Eps == 0) || Count == 0
-                       ? Acc(0)
-                       : Acc(1) / std::sqrt(Var + Acc(Eps));
-    }
+    for (int64_t Ch = 0; Ch < C; ++Ch)
+      Invstd[Ch] = kernels::channelInvstd(Squares[Ch], Scale[Ch], Count, Eps);
     SaveMean.copy_(accTensor(Mean));
     SaveInvstd.copy_(accTensor(Invstd));
     if (Count > 0 && RunningMean) {
@@ -219,7 +252,8 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
       const Acc *Old = accData<Acc>(*RunningVar, Keep);
       std::vector<Acc> New(C);
       for (int64_t Ch = 0; Ch < C; ++Ch)
-        New[Ch] = Acc(Momentum) * (Squares[Ch] / Acc(Count - 1)) +
+        New[Ch] = Acc(Momentum) * kernels::channelVariance(
+                                      Squares[Ch], Scale[Ch], Count - 1) +
                   Acc(1 - Momentum) * Old[Ch];
       RunningVar->copy_(accTensor(New));
     }
@@ -368,14 +402,29 @@ void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
       // mean, then the sums of deviations from it, which correct both the
       // mean's rounding and the variance's; a constant row has variance 0
       // exactly. An empty row has no mean; 0 keeps rstd finite.
-      Acc RowMean = Acc(0), Var = Acc(0);
+      Acc RowMean = Acc(0), Squares = Acc(0), Var = Acc(0);
+      Acc RowRstd;
       if (N != 0) {
         RowMean = sumRow(XRow, N) / Acc(N);
         auto [D1, D2] = centredSums(XRow, N, RowMean);
         RowMean += D1 / Acc(N);
+        Squares = D2;
         Var = (D2 - D1 * D1 / Acc(N)) / Acc(N);
       }
-      Acc RowRstd = Acc(1) / std::sqrt(std::max(Var, Acc(0)) + Acc(Eps));
+      if (kernels::squaresOverflowed(Squares, RowMean)) {
+        // Note [Variance that overflows] (shared/Normalization.h).
+        Acc Scale = Acc(0);
+        for (int64_t I = 0; I < N; ++I)
+          Scale = std::max(Scale, std::abs(XRow[I] - RowMean));
+        Acc Scaled = Acc(0);
+        for (int64_t I = 0; I < N; ++I) {
+          Acc D = (XRow[I] - RowMean) / Scale;
+          Scaled += D * D;
+        }
+        RowRstd = kernels::rescaledInvstd(Scale, Scaled, N, Eps);
+      } else {
+        RowRstd = Acc(1) / std::sqrt(std::max(Var, Acc(0)) + Acc(Eps));
+      }
       normalizeRow(XRow, YRow, N, RowMean, RowRstd, G, B);
       if constexpr (!Direct)
         for (int64_t I = 0; I < N; ++I)

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
+#include "shared/Normalization.h"
 
 #include "DeviceUtils.cuh"
 
@@ -68,7 +69,24 @@ __global__ void layerNormKernel(const T *X, const T *G, const T *B, T *Y,
     }
     Squares = blockReduceSum(Squares, Shared);
     A Var = N == 0 ? A(0) : Squares / A(N);
-    A RowRstd = rsqrtAcc((Var > A(0) ? Var : A(0)) + A(Eps));
+    A RowRstd;
+    // Every thread has the block's sums, so the branch is the block's.
+    if (kernels::squaresOverflowed(Squares, RowMean)) {
+      // Note [Variance that overflows] (shared/Normalization.h).
+      A Scale = 0;
+      for (int64_t I = threadIdx.x; I < N; I += blockDim.x)
+        Scale = fmax(Scale, fabs(toAcc(XRow[I]) - RowMean));
+      Scale = blockReduceMax(Scale, Shared);
+      A Scaled = 0;
+      for (int64_t I = threadIdx.x; I < N; I += blockDim.x) {
+        A D = (toAcc(XRow[I]) - RowMean) / Scale;
+        Scaled += D * D;
+      }
+      Scaled = blockReduceSum(Scaled, Shared);
+      RowRstd = kernels::rescaledInvstd(Scale, Scaled, N, Eps);
+    } else {
+      RowRstd = rsqrtAcc((Var > A(0) ? Var : A(0)) + A(Eps));
+    }
     for (int64_t I = threadIdx.x; I < N; I += blockDim.x) {
       A V = (toAcc(XRow[I]) - RowMean) * RowRstd;
       if (G)
@@ -140,55 +158,76 @@ __device__ Welford<A> blockReduceWelford(Welford<A> W, Welford<A> *Shared) {
 }
 
 /// One block per channel: its mean and the sum of squared deviations from
-/// it, over its N * S values, element I at (I / S, I % S).
+/// it, over its N * S values, element I at (I / S, I % S). Scale is 0, or,
+/// where the sum overflowed, the largest deviation, and Squares then sums
+/// the squares of the deviations divided by it (Note [Variance that
+/// overflows] in shared/Normalization.h).
 template <typename T, typename IndexT>
 __global__ void channelStatsKernel(const T *X, ChannelGeometry G,
                                    IntDivider<IndexT> S, AccType<T> *Mean,
-                                   AccType<T> *Squares) {
+                                   AccType<T> *Squares, AccType<T> *Scale) {
   using A = AccType<T>;
   __shared__ Welford<A> Shared[32];
+  __shared__ A Scratch[32];
   const IndexT Count = static_cast<IndexT>(G.N * G.S);
   for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
     const T *Base = X + Ch * G.StrideC;
-    Welford<A> W{A(0), A(0), 0};
-    for (IndexT I = threadIdx.x; I < Count; I += blockDim.x) {
+    auto At = [&](IndexT I) {
       IndexT Sample = S.div(I);
       IndexT Position = I - Sample * S.divisor();
-      W.add(toAcc(
-          Base[int64_t(Sample) * G.StrideN + int64_t(Position) * G.StrideS]));
-    }
+      return toAcc(
+          Base[int64_t(Sample) * G.StrideN + int64_t(Position) * G.StrideS]);
+    };
+    Welford<A> W{A(0), A(0), 0};
+    for (IndexT I = threadIdx.x; I < Count; I += blockDim.x)
+      W.add(At(I));
     W = blockReduceWelford(W, Shared);
+    A ChannelScale = 0, ChannelSquares = W.M2;
+    // Every thread has the merged state, so the branch is the block's.
+    if (kernels::squaresOverflowed(W.M2, W.Mean)) {
+      for (IndexT I = threadIdx.x; I < Count; I += blockDim.x)
+        ChannelScale = fmax(ChannelScale, fabs(At(I) - W.Mean));
+      ChannelScale = blockReduceMax(ChannelScale, Scratch);
+      ChannelSquares = 0;
+      for (IndexT I = threadIdx.x; I < Count; I += blockDim.x) {
+        A D = (At(I) - W.Mean) / ChannelScale;
+        ChannelSquares += D * D;
+      }
+      ChannelSquares = blockReduceSum(ChannelSquares, Scratch);
+    }
     if (threadIdx.x == 0) {
       Mean[Ch] = W.Mean;
-      Squares[Ch] = W.M2;
+      Squares[Ch] = ChannelSquares;
+      Scale[Ch] = ChannelScale;
     }
   }
 }
 
-/// Per channel, from the statistics: Invstd (training: from Squares over
-/// Count; inference: from the running variance), the updated running
-/// statistics (training, where given) and the affine factors Alpha, Beta
-/// with out = x * Alpha + Beta. Every pointer but Mean, Invstd, Alpha and
-/// Beta may be null.
+/// Per channel, from the statistics: Invstd (training: from Squares and
+/// Scale over Count; inference: from the running variance), the updated
+/// running statistics (training, where given) and the affine factors
+/// Alpha, Beta with out = x * Alpha + Beta. Every pointer but Mean,
+/// Invstd, Alpha and Beta may be null.
 template <typename A>
 __global__ void channelFactorsKernel(int64_t C, bool Training, int64_t Count,
                                      double Momentum, double Eps, A *Mean,
-                                     const A *Squares, A *RunningMean,
-                                     A *RunningVar, const A *W, const A *B,
-                                     A *Invstd, A *Alpha, A *Beta) {
+                                     const A *Squares, const A *Scale,
+                                     A *RunningMean, A *RunningVar, const A *W,
+                                     const A *B, A *Invstd, A *Alpha, A *Beta) {
   for (int64_t Ch = globalIndex(); Ch < C; Ch += gridStride()) {
     A Inv;
     if (Training) {
-      A Var = Count > 0 ? Squares[Ch] / A(Count) : A(0);
-      // PyTorch's InvStd: no variance and no epsilon give 0, not inf.
-      Inv = (Var == A(0) && Eps == 0) || Count == 0 ? A(0)
-                                                    : rsqrtAcc(Var + A(Eps));
+      A ChannelScale = Count > 0 ? Scale[Ch] : A(0);
+      Inv = kernels::channelInvstd(Count > 0 ? Squares[Ch] : A(0), ChannelScale,
+                                   Count, Eps);
       if (Count > 0 && RunningMean)
         RunningMean[Ch] =
             A(Momentum) * Mean[Ch] + A(1 - Momentum) * RunningMean[Ch];
       if (Count > 0 && RunningVar)
-        RunningVar[Ch] = A(Momentum) * (Squares[Ch] / A(Count - 1)) +
-                         A(1 - Momentum) * RunningVar[Ch];
+        RunningVar[Ch] =
+            A(Momentum) *
+                kernels::channelVariance(Squares[Ch], ChannelScale, Count - 1) +
+            A(1 - Momentum) * RunningVar[Ch];
     } else {
       Mean[Ch] = RunningMean[Ch];
       Inv = rsqrtAcc(RunningVar[Ch] + A(Eps));
@@ -250,7 +289,8 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   cudaStream_t Stream = currentStream();
 
   TensorOptions AccOptions = X.options().dtype(AccDtype);
-  Tensor Mean = empty({C}, AccOptions), Squares = empty({C}, AccOptions);
+  Tensor Mean = empty({C}, AccOptions), Squares = empty({C}, AccOptions),
+         Scale = empty({C}, AccOptions);
   Tensor Invstd = empty({C}, AccOptions), Alpha = empty({C}, AccOptions),
          Beta = empty({C}, AccOptions);
   if (Training && Count > 0 && C > 0) {
@@ -259,7 +299,7 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
       channelStatsKernel<D, IndexT>
           <<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
               devicePtr<T>(X), G, IntDivider<IndexT>(IndexT(G.S)),
-              accPtr<A>(Mean), accPtr<A>(Squares));
+              accPtr<A>(Mean), accPtr<A>(Squares), accPtr<A>(Scale));
     };
     if (fitsInt32GridIndex(Count))
       Launch(int32_t());
@@ -277,8 +317,8 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   if (C > 0) {
     channelFactorsKernel<A><<<blocksFor(C), kThreads, 0, Stream>>>(
         C, Training, Count, Momentum, Eps, accPtr<A>(Mean), accPtr<A>(Squares),
-        accPtr<A>(RM), accPtr<A>(RV), accPtr<A>(W), accPtr<A>(B),
-        accPtr<A>(Invstd), accPtr<A>(Alpha), accPtr<A>(Beta));
+        accPtr<A>(Scale), accPtr<A>(RM), accPtr<A>(RV), accPtr<A>(W),
+        accPtr<A>(B), accPtr<A>(Invstd), accPtr<A>(Alpha), accPtr<A>(Beta));
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   }
   if (Training) {

@@ -365,6 +365,28 @@ TEST(NNLayerNorm, ConstantRows_NormalizeToExactlyZero) {
   }
 }
 
+// Found by the differential test: the centred sum of squares of
+// [1e30, 1e30, 0.5] overflows float32, and rstd was 0, so every output was
+// 0 (libtorch 2.15 gives NaN). Note [Variance that overflows].
+TEST(NNLayerNorm, VarianceThatOverflows_NormalizesTheRow) {
+  for (ScalarType D : {kFloat, kBFloat16}) {
+    Tensor X = fromVector<double>({1e30, 1e30, 0.5}, {1, 3}, D);
+    auto [Y, Mean, Rstd] =
+        sk::native_layer_norm(X, {3}, std::nullopt, std::nullopt, 1e-5);
+    double Tol = D == kBFloat16 ? 1e-2 : 1e-6;
+    expectNear(toVector<double>(Y),
+               {std::sqrt(0.5), std::sqrt(0.5), -std::sqrt(2.0)}, Tol);
+    // rstd is 1 / std of the values X holds in its dtype.
+    std::vector<double> XV = toVector<double>(X);
+    double M = (XV[0] + XV[1] + XV[2]) / 3;
+    double Std =
+        std::sqrt(((XV[0] - M) * (XV[0] - M) + (XV[1] - M) * (XV[1] - M) +
+                   (XV[2] - M) * (XV[2] - M)) /
+                  3);
+    EXPECT_NEAR(toVector<double>(Rstd)[0] * Std, 1.0, Tol) << D;
+  }
+}
+
 TEST(NNLayerNorm, NonContiguousOutAndMeta) {
   Tensor X = transposed(randomTensor({7, 5}), 0, 1); // [5, 7]
   std::vector<double> Y, Mean, Rstd;
@@ -486,6 +508,38 @@ TEST(NNBatchNorm, TrainingUpdatesRunningStatsInPlace) {
     }
     expectNear(toVector<double>(RM), WantRM, 1e-5);
     expectNear(toVector<double>(RV), WantRV, 1e-5);
+  }
+}
+
+// As for layer_norm: channel 0's sum of squared deviations, about 9e38,
+// overflows float32, though its variance, about 9e35, does not. The
+// inverse standard deviation, the outputs and the running variance are
+// finite and right. Note [Variance that overflows].
+TEST(NNBatchNorm, VarianceThatOverflows_NormalizesAndUpdatesTheRunningVar) {
+  const int64_t N = 250, C = 2, S = 4;
+  std::vector<double> XV(static_cast<size_t>(N * C * S), 0.0);
+  XV[0] = 3e19;
+  for (int64_t I = 0; I < N; ++I)
+    for (int64_t K = 0; K < S; ++K)
+      XV[(I * C + 1) * S + K] = static_cast<double>((I + K) % 7);
+  for (bool ChannelsLast : {false, true}) {
+    Tensor X = fromVector(XV, {N, C, 2, 2}, kFloat);
+    if (ChannelsLast)
+      X = X.contiguous(MemoryFormat::ChannelsLast);
+    Tensor RM = sk::zeros({C}), RV = sk::ones({C});
+    auto [Out, SaveMean, SaveInvstd] = sk::native_batch_norm(
+        X, std::nullopt, std::nullopt, RM, RV, true, /*momentum=*/1.0, 1e-5);
+    std::vector<double> Mean, Var, Unbiased, Y;
+    channelStats(XV, N, C, S, Mean, Var, Unbiased);
+    refBatchNorm(XV, N, C, S, {1, 1}, {0, 0}, Mean, Var, 1e-5, Y);
+    expectNear(toVector<double>(Out), Y, 1e-4);
+    // Float32 sums of 1000 values: a few units of 1e-5.
+    std::vector<double> Invstd = toVector<double>(SaveInvstd);
+    EXPECT_NEAR(Invstd[0] * std::sqrt(Var[0]), 1.0, 1e-4) << ChannelsLast;
+    EXPECT_NEAR(Invstd[1], 1 / std::sqrt(Var[1] + 1e-5), 1e-5) << ChannelsLast;
+    std::vector<double> GotRV = toVector<double>(RV);
+    EXPECT_NEAR(GotRV[0] / Unbiased[0], 1.0, 1e-4) << ChannelsLast;
+    EXPECT_NEAR(GotRV[1], Unbiased[1], 1e-5) << ChannelsLast;
   }
 }
 

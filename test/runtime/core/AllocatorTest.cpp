@@ -66,7 +66,8 @@ bool hugePagesTestable() {
 TEST(CPUAllocatorTest, LargeBlocks_StartOnAHugePageAndAdviseItsWholePages) {
   if (!hugePagesTestable())
     GTEST_SKIP() << "no transparent huge pages here, or SKC_CPU_HUGE_PAGES=0";
-  // Two huge pages and a bit past the threshold: the tail must stay out.
+  // A huge page and 4 KiB past the threshold: the last 4 KiB are not a
+  // whole huge page, so they stay out of the advice.
   const size_t NBytes = kCPUHugePageBlockBytes + kCPUHugePageBytes + 4096;
   DataPtr P = getCPUAllocator()->allocate(NBytes);
   auto Begin = reinterpret_cast<uintptr_t>(P.get());

@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -178,21 +179,20 @@ void forEachInChannel(const T *X, const BatchNormShape &Sh, int64_t Ch, F Fn) {
     Fn(static_cast<Acc>(X[R * Sh.C + Ch]));
 }
 
-/// Rescales the statistics of channel \p Ch, whose sum of squared
-/// deviations from \p Mean overflowed: \p Scale becomes the largest
-/// deviation and \p Squares the sum of the squares of the deviations
-/// divided by it (Note [Variance that overflows] in shared/Normalization.h).
-template <typename T, typename Acc>
-void rescaleChannel(const T *X, const BatchNormShape &Sh, int64_t Ch, Acc Mean,
-                    Acc &Scale, Acc &Squares) {
-  Scale = Acc(0);
-  forEachInChannel<T, Acc>(
-      X, Sh, Ch, [&](Acc V) { Scale = std::max(Scale, std::abs(V - Mean)); });
-  Squares = Acc(0);
-  forEachInChannel<T, Acc>(X, Sh, Ch, [&](Acc V) {
+/// The largest deviation from \p Mean of the values \p Visit passes to
+/// its argument, and the sum of the squares of the deviations divided by
+/// it: the statistics of values whose sum of squared deviations overflowed
+/// (Note [Variance that overflows] in shared/Normalization.h).
+template <typename Acc, typename F>
+std::pair<Acc, Acc> rescaledSquares(Acc Mean, F Visit) {
+  Acc Scale = Acc(0);
+  Visit([&](Acc V) { Scale = std::max(Scale, std::abs(V - Mean)); });
+  Acc Squares = Acc(0);
+  Visit([&](Acc V) {
     Acc D = (V - Mean) / Scale;
     Squares += D * D;
   });
+  return {Scale, Squares};
 }
 
 /// A 1-d tensor of \p Values of dtype \p Acc, for copy_ into a parameter
@@ -224,7 +224,7 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   std::vector<Acc> Mean(C), Invstd(C);
   Tensor Keep;
   if (Training) {
-    // Scale is 0 but for channels rescaled by rescaleChannel.
+    // Scale is 0 but for channels rescaled by rescaledSquares.
     std::vector<Acc> Sum(C), Squares(C), Scale(C, Acc(0));
     const T *XData = X.data_ptr<T>();
     if (Count > 0) {
@@ -234,8 +234,10 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
       channelSums<T, Acc>(XData, Sh, Mean.data(), Squares.data());
       for (int64_t Ch = 0; Ch < C; ++Ch)
         if (kernels::squaresOverflowed(Squares[Ch], Mean[Ch]))
-          rescaleChannel<T, Acc>(XData, Sh, Ch, Mean[Ch], Scale[Ch],
-                                 Squares[Ch]);
+          std::tie(Scale[Ch], Squares[Ch]) =
+              rescaledSquares(Mean[Ch], [&](auto Fn) {
+                forEachInChannel<T, Acc>(XData, Sh, Ch, Fn);
+              });
     }
     for (int64_t Ch = 0; Ch < C; ++Ch)
       Invstd[Ch] = kernels::channelInvstd(Squares[Ch], Scale[Ch], Count, Eps);
@@ -413,14 +415,10 @@ void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
       }
       if (kernels::squaresOverflowed(Squares, RowMean)) {
         // Note [Variance that overflows] (shared/Normalization.h).
-        Acc Scale = Acc(0);
-        for (int64_t I = 0; I < N; ++I)
-          Scale = std::max(Scale, std::abs(XRow[I] - RowMean));
-        Acc Scaled = Acc(0);
-        for (int64_t I = 0; I < N; ++I) {
-          Acc D = (XRow[I] - RowMean) / Scale;
-          Scaled += D * D;
-        }
+        auto [Scale, Scaled] = rescaledSquares(RowMean, [&](auto Fn) {
+          for (int64_t I = 0; I < N; ++I)
+            Fn(XRow[I]);
+        });
         RowRstd = kernels::rescaledInvstd(Scale, Scaled, N, Eps);
       } else {
         RowRstd = Acc(1) / std::sqrt(std::max(Var, Acc(0)) + Acc(Eps));

@@ -8,17 +8,24 @@
 /// ~~~~~~~~~~~~~~~~~~
 /// copy_ and to() reach a CUDA tensor through sk::_copy_from (Note [Copies
 /// between backends] in sk/ops/Copy.cpp), with the source expanded to the
-/// destination's sizes. Two paths, correct before clever:
+/// destination's sizes. Three paths:
 ///
-/// * Fast: same dtype, both tensors non-overlapping and dense with the same
-///   strides, and no aliasing between two device tensors: one cudaMemcpy of
-///   the dense block (cudaMemcpyPeerAsync between devices).
-/// * Otherwise, through the host: the source's elements come to a CPU
-///   "image" (the bytes its elements span, copied as one block and viewed
-///   with its strides, or the source itself on the CPU); the CPU copy loop
-///   converts and lays them out; for a device destination, its image is
-///   then copied back as one block. A destination with gaps between its
-///   elements is read first, so that the gaps keep their bytes.
+/// * One block: same dtype, both tensors non-overlapping and dense with the
+///   same strides, and no aliasing between two device tensors: one
+///   cudaMemcpy of the dense block (cudaMemcpyPeerAsync between devices).
+/// * On the device, between two tensors of one device: a kernel reads and
+///   writes each element at its strides and converts its dtype
+///   (CUDACopyKernel.h), as PyTorch's copy kernel does. A source that
+///   overlaps the destination is first copied to a fresh tensor.
+/// * Through the host, between the CPU and a device (or two devices): the
+///   device side is made dense on its device first where it is not, so
+///   that only elements cross, never the gaps between them (which a
+///   destination's image would otherwise read uninitialised, and write
+///   back over whatever another kernel put there meanwhile). The source's
+///   elements come to a CPU "image" (its dense block, viewed with its
+///   strides, or the source itself on the CPU); the CPU copy loop converts
+///   and lays them out; for a device destination, its dense image is then
+///   copied back as one block.
 ///
 /// Streams: each transfer is queued on the current stream of the device
 /// side, under a guard for that device. Device-to-host copies then wait for
@@ -32,6 +39,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "sk/cuda/CUDACopyKernel.h"
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAFill.h"
 #include "sk/cuda/CUDAFunctions.h"
@@ -183,15 +191,76 @@ static void copyBetweenDevices(void *Dst, Device DstDev, const void *Src,
 }
 
 /// A CPU tensor with the elements of \p T at the same strides: \p T itself
-/// on the CPU; for a CUDA tensor, a copy of the bytes its elements span.
+/// on the CPU; for a non-overlapping and dense CUDA tensor, a copy of its
+/// block.
 static Tensor hostImage(const Tensor &T) {
   if (!T.is_cuda())
     return T;
+  SK_INTERNAL_ASSERT(T.is_non_overlapping_and_dense(),
+                     "hostImage: a CUDA tensor with gaps");
   size_t Bytes = extentBytes(T);
   Tensor Buffer = sk::detail::empty_cpu(
       {static_cast<int64_t>(Bytes / T.itemsize())}, T.dtype());
   copyToHost(Buffer.data_ptr(), T.data_ptr(), Bytes, T.device());
   return Buffer.as_strided(T.sizes(), T.strides(), 0);
+}
+
+detail::CopyGeometry detail::makeCopyGeometry(const Tensor &Dst,
+                                              const Tensor &Src) {
+  CopyGeometry G;
+  for (int64_t D = 0; D != Dst.dim(); ++D) {
+    int64_t Size = Dst.sizes()[D];
+    if (Size == 1)
+      continue;
+    int64_t DstStride = Dst.strides()[D], SrcStride = Src.strides()[D];
+    if (G.Rank != 0) {
+      int Last = G.Rank - 1;
+      // The outer dimension Last steps over exactly one run of this one.
+      if (G.DstStrides[Last] == Size * DstStride &&
+          G.SrcStrides[Last] == Size * SrcStride) {
+        G.Sizes[Last] *= Size;
+        G.DstStrides[Last] = DstStride;
+        G.SrcStrides[Last] = SrcStride;
+        continue;
+      }
+    }
+    SK_CHECK(G.Rank != kMaxCopyDims,
+             "copy_(): CUDA tensors with more "
+             "than ",
+             kMaxCopyDims,
+             " dimensions that cannot be merged "
+             "are not supported (sizes ",
+             Dst.sizes(), ", strides ", Dst.strides(), " and ", Src.strides(),
+             ")");
+    G.Sizes[G.Rank] = Size;
+    G.DstStrides[G.Rank] = DstStride;
+    G.SrcStrides[G.Rank] = SrcStride;
+    ++G.Rank;
+  }
+  return G;
+}
+
+/// Dst = Src, two tensors of device \p Dev that do not overlap, by the
+/// copy kernel.
+static void copyOnDevice(const Tensor &Src, const Tensor &Dst, Device Dev) {
+  detail::CopyGeometry G = detail::makeCopyGeometry(Dst, Src);
+  CUDAGuard Guard(Dev);
+  detail::launchCopy(Dst.data_ptr(), Dst.dtype(), Src.data_ptr(), Src.dtype(),
+                     G, Dst.numel(), getCurrentCUDAStream(Dev.index()));
+  SK_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+/// A contiguous copy of CUDA tensor \p T on its device.
+static Tensor freshCopy(const Tensor &T, Device Dev) {
+  Tensor Fresh =
+      native::empty_cuda(T.sizes(), T.dtype(), Dev, MemoryFormat::Contiguous);
+  copyOnDevice(T, Fresh, Dev);
+  return Fresh;
+}
+
+/// \p T when it is non-overlapping and dense, else freshCopy(T).
+static Tensor denseOnDevice(const Tensor &T, Device Dev) {
+  return T.is_non_overlapping_and_dense() ? T : freshCopy(T, Dev);
 }
 
 Tensor native::copy_from_cuda(const Tensor &Src, const Tensor &Dst, bool) {
@@ -227,18 +296,32 @@ Tensor native::copy_from_cuda(const Tensor &Src, const Tensor &Dst, bool) {
     return Dst;
   }
 
-  // Through the host.
-  Tensor HostSrc = hostImage(Src);
+  // On the device. The kernel's threads read and write in no set order, so
+  // a source that overlaps the destination is read into a fresh tensor
+  // first.
+  if (Src.is_cuda() && Dst.is_cuda() && SrcDev == DstDev) {
+    copyOnDevice(mayOverlap(Src, Dst) ? freshCopy(Src, SrcDev) : Src, Dst,
+                 DstDev);
+    return Dst;
+  }
+
+  // Through the host: only the elements cross.
+  Tensor HostSrc = hostImage(Src.is_cuda() ? denseOnDevice(Src, SrcDev) : Src);
   if (Dst.is_cpu()) {
     Dst.copy_(HostSrc);
     return Dst;
   }
-  Tensor HostDst = Dst.is_non_overlapping_and_dense()
-                       ? sk::detail::empty_strided_cpu(
-                             Dst.sizes(), Dst.strides(), Dst.dtype())
-                       : hostImage(Dst);
+  Tensor Target = Dst.is_non_overlapping_and_dense()
+                      ? Dst
+                      : native::empty_cuda(Dst.sizes(), Dst.dtype(), DstDev,
+                                           MemoryFormat::Contiguous);
+  Tensor HostDst = sk::detail::empty_strided_cpu(
+      Target.sizes(), Target.strides(), Target.dtype());
   HostDst.copy_(HostSrc);
-  copyToDevice(Dst.data_ptr(), HostDst.data_ptr(), extentBytes(Dst), DstDev);
+  copyToDevice(Target.data_ptr(), HostDst.data_ptr(), extentBytes(Target),
+               DstDev);
+  if (!Target.is_same(Dst))
+    copyOnDevice(Target, Dst, DstDev);
   return Dst;
 }
 

@@ -6,7 +6,12 @@
 
 #include "CUDATestUtils.h"
 
+#include "sk/cuda/CUDACopyKernel.h"
 #include "sk/ops/Factories.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace sk;
 using test::valuesOf;
@@ -93,6 +98,42 @@ TEST_F(CUDACopyTest, OverlappingDeviceCopy_ReadsBeforeWriting) {
             (std::vector<float>{0, 0, 1, 2, 3, 4}));
 }
 
+TEST_F(CUDACopyTest, DeviceToDevice_ConvertsAsTheCPUDoes) {
+  // Note [Defined element conversions]: NaN, infinities and values outside
+  // int64 become INT64_MIN; -1 wraps to 255 in uint8; NaN is true.
+  const float Inf = std::numeric_limits<float>::infinity();
+  std::vector<float> Values = {1.5f, -2.5f, std::nanf(""), Inf,
+                               -Inf, 1e30f, -1.0f,         0.0f};
+  Tensor Host = empty({8}, kFloat);
+  std::copy(Values.begin(), Values.end(), Host.data_ptr<float>());
+  Tensor Dev = Host.to(Cuda);
+  for (ScalarType To : {kLong, kInt, kByte, kBool, kHalf, kBFloat16}) {
+    SCOPED_TRACE(toString(To));
+    // A strided destination, so that the copy kernel converts.
+    Tensor Out = zeros({8, 2}, TensorOptions(Cuda).dtype(To)).select(1, 0);
+    Out.copy_(Dev);
+    std::vector<double> Got = valuesOf<double>(Out.to(kCPU).to(kDouble));
+    std::vector<double> Want = valuesOf<double>(Host.to(To).to(kDouble));
+    ASSERT_EQ(Got.size(), Want.size());
+    for (size_t I = 0; I != Got.size(); ++I)
+      EXPECT_TRUE(Got[I] == Want[I] ||
+                  (std::isnan(Got[I]) && std::isnan(Want[I])))
+          << "element " << I << ": " << Got[I] << " on CUDA, " << Want[I]
+          << " on the CPU";
+  }
+}
+
+TEST_F(CUDACopyTest, HostIntoViewWithGaps_LeavesTheGapsAlone) {
+  Tensor Dev = full({3, 4}, 7.0, TensorOptions(Cuda).dtype(kFloat));
+  // A transposed, strided destination and a CPU source of another dtype.
+  Dev.narrow(1, 0, 2).t().copy_(arange(6, kLong).view({2, 3}));
+  EXPECT_EQ(valuesOf<float>(Dev.to(kCPU)),
+            (std::vector<float>{0, 3, 7, 7, 1, 4, 7, 7, 2, 5, 7, 7}));
+  // And back, from a device view with gaps to the CPU.
+  EXPECT_EQ(valuesOf<float>(Dev.narrow(1, 0, 2).to(kCPU)),
+            (std::vector<float>{0, 3, 1, 4, 2, 5}));
+}
+
 TEST_F(CUDACopyTest, IntoBroadcastDestination_Fails) {
   Tensor Dev = zeros({1}, Cuda).expand({3});
   SK_EXPECT_ERROR(Dev.copy_(ones({3})), "more than one element");
@@ -112,4 +153,33 @@ TEST_F(CUDACopyTest, FillAndZero_OnDenseAndStridedTensors) {
             (std::vector<int64_t>{0, 7, 7, 0, 7, 7}));
   SK_EXPECT_ERROR(Dev.fill_(1.5e300), "cannot be converted");
 }
+} // namespace
+
+namespace {
+
+/// The geometry of a copy is host code: it runs without a GPU.
+TEST(CUDACopyGeometryTest, MergesWhatBothSidesStepThroughAlike) {
+  Tensor Dst = empty({4, 5, 6}, kFloat);
+  // Contiguous into contiguous: one dimension.
+  cuda::detail::CopyGeometry G = cuda::detail::makeCopyGeometry(Dst, Dst);
+  ASSERT_EQ(G.Rank, 1);
+  EXPECT_EQ(G.Sizes[0], 120);
+  EXPECT_EQ(G.DstStrides[0], 1);
+  // A source transposed in its last two dimensions: the first cannot merge
+  // on the source's side.
+  Tensor Src = empty({4, 6, 5}, kFloat).transpose(1, 2);
+  G = cuda::detail::makeCopyGeometry(Dst, Src);
+  ASSERT_EQ(G.Rank, 3);
+  EXPECT_EQ((std::vector<int64_t>(G.SrcStrides, G.SrcStrides + 3)),
+            (std::vector<int64_t>{30, 1, 5}));
+  // Dimensions of size 1 drop out; a broadcast stays a stride of 0.
+  Tensor Row = empty({1, 6}, kFloat).expand({5, 6});
+  G = cuda::detail::makeCopyGeometry(empty({1, 5, 6}, kFloat),
+                                     Row.unsqueeze(0));
+  ASSERT_EQ(G.Rank, 2);
+  EXPECT_EQ(G.Sizes[0], 5);
+  EXPECT_EQ(G.SrcStrides[0], 0);
+  EXPECT_EQ(G.DstStrides[0], 6);
+}
+
 } // namespace

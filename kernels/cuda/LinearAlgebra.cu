@@ -297,7 +297,8 @@ __global__ void squaredRowNormsKernel(const T *X, int64_t Rows, int64_t C,
 }
 
 /// The epilogue of the matrix-product path: Out[b, i, j] (holding
-/// -2 x1_i . x2_j) = sqrt(max(|x1_i|^2 + |x2_j|^2 + Out, 1e-30)).
+/// -2 x1_i . x2_j) = sqrt(max(|x1_i|^2 + |x2_j|^2 + Out, 1e-30)), where a
+/// NaN stays NaN, as with clamp_min and the CPU kernel's std::max.
 template <typename T>
 __global__ void euclidEpilogueKernel(T *Out, const T *Norms1, const T *Norms2,
                                      int64_t Batch, int64_t R1, int64_t R2) {
@@ -305,7 +306,7 @@ __global__ void euclidEpilogueKernel(T *Out, const T *Norms1, const T *Norms2,
   for (int64_t L = globalIndex(); L < Total; L += gridStride()) {
     int64_t J = L % R2, Row = L / R2, Bt = Row / R1;
     T Square = Out[L] + Norms1[Row] + Norms2[Bt * R2 + J];
-    Out[L] = sqrt(Square > T(1e-30) ? Square : T(1e-30));
+    Out[L] = sqrt(Square < T(1e-30) ? T(1e-30) : Square);
   }
 }
 

@@ -30,6 +30,7 @@
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAStream.h"
 #include "sk/iter/TensorIterator.h"
+#include "sk/ops/Convert.h"
 
 #include <cuda/std/tuple>
 
@@ -83,29 +84,13 @@ struct FunctorTraits<R (C::*)(Args...) const> {
   template <size_t I> using arg = std::tuple_element_t<I, ArgsTuple>;
 };
 
-/// Converts between the runtime's element types, as the CPU loops do
-/// (sk::detail::convertTo): through float for Half and BFloat16, bool
-/// results are "nonzero".
-template <typename To, typename From>
-SK_HOST_DEVICE inline To convertTo(From V) {
-  if constexpr (std::is_same_v<To, From>)
-    return V;
-  else if constexpr (std::is_same_v<From, Half> ||
-                     std::is_same_v<From, BFloat16>)
-    return static_cast<To>(static_cast<float>(V));
-  else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>)
-    return To(static_cast<float>(V));
-  else
-    return static_cast<To>(V);
-}
-
 /// Reads the element at \p P, of dtype \p Src, as a \p T.
 template <typename T>
 __device__ inline T loadAs(const char *P, ScalarType Src) {
   switch (Src) {
 #define SK_LOAD_CASE(CppType, Name, PyName)                                    \
   case ScalarType::Name:                                                       \
-    return convertTo<T>(*reinterpret_cast<const CppType *>(P));
+    return sk::detail::convertElement<T>(*reinterpret_cast<const CppType *>(P));
     SK_FORALL_SCALAR_TYPES(SK_LOAD_CASE)
 #undef SK_LOAD_CASE
   default:
@@ -119,7 +104,7 @@ __device__ inline void storeAs(char *P, ScalarType Dst, T V) {
   switch (Dst) {
 #define SK_STORE_CASE(CppType, Name, PyName)                                   \
   case ScalarType::Name:                                                       \
-    *reinterpret_cast<CppType *>(P) = convertTo<CppType>(V);                   \
+    *reinterpret_cast<CppType *>(P) = sk::detail::convertElement<CppType>(V);  \
     return;
     SK_FORALL_SCALAR_TYPES(SK_STORE_CASE)
 #undef SK_STORE_CASE
@@ -191,21 +176,51 @@ __device__ inline const char *operandAt(const OperandData<NArgs> &Data, int Arg,
   return Data.Ptr[Arg] + Offset;
 }
 
+/// Operand \p Arg's element at byte offset \p Offset, as a \p T.
+template <typename T, int NArgs>
+__device__ inline T loadOperand(const OperandData<NArgs> &Data, int Arg,
+                                int64_t Offset) {
+  const char *P = operandAt(Data, Arg, Offset);
+  return Data.Cast ? loadAs<T>(P, Data.Dtype[Arg])
+                   : *reinterpret_cast<const T *>(P);
+}
+
+/// The strided loop of one thread: its kPerThread elements' operands are
+/// all loaded before the first result is stored, as PyTorch's
+/// elementwise_kernel does. Loaded and stored one element at a time, each
+/// load would wait for the store before it, which may alias it, and the
+/// thread would have one load in flight where it can have kPerThread.
 template <typename Traits, typename Fn, int NArgs, typename IndexT, size_t... I>
-__device__ inline void stridedStep(const Fn &F, const OperandData<NArgs> &Data,
-                                   const OperandOffsets<NArgs, IndexT> &Off,
-                                   std::index_sequence<I...>) {
+__device__ inline void stridedSteps(IndexT N, const Fn &F,
+                                    const OperandData<NArgs> &Data,
+                                    const OffsetCalculator<NArgs, IndexT> &Calc,
+                                    std::index_sequence<I...>) {
   using Out = typename Traits::result_type;
-  if (!Data.Cast) {
-    *reinterpret_cast<Out *>(Data.Ptr[0] + Off.V[0]) =
-        F(*reinterpret_cast<const typename Traits::template arg<I> *>(
-            operandAt(Data, I + 1, Off.V[I + 1]))...);
-    return;
+  IndexT First = IndexT(blockIdx.x) * (kThreads * kPerThread) + threadIdx.x;
+  ::cuda::std::tuple<typename Traits::template arg<I>...> Args[kPerThread];
+  IndexT OutOffsets[kPerThread];
+#pragma unroll
+  for (int K = 0; K < kPerThread; ++K) {
+    IndexT Index = First + IndexT(K) * kThreads;
+    if (Index < N) {
+      OperandOffsets<NArgs, IndexT> Off = Calc.get(Index);
+      OutOffsets[K] = Off.V[0];
+      Args[K] = ::cuda::std::tuple<typename Traits::template arg<I>...>(
+          loadOperand<typename Traits::template arg<I>>(Data, I + 1,
+                                                        Off.V[I + 1])...);
+    }
   }
-  storeAs<Out>(
-      Data.Ptr[0] + Off.V[0], Data.Dtype[0],
-      F(loadAs<typename Traits::template arg<I>>(
-          operandAt(Data, I + 1, Off.V[I + 1]), Data.Dtype[I + 1])...));
+#pragma unroll
+  for (int K = 0; K < kPerThread; ++K) {
+    if (First + IndexT(K) * kThreads >= N)
+      return;
+    Out V = F(::cuda::std::get<I>(Args[K])...);
+    char *P = Data.Ptr[0] + OutOffsets[K];
+    if (Data.Cast)
+      storeAs<Out>(P, Data.Dtype[0], V);
+    else
+      *reinterpret_cast<Out *>(P) = V;
+  }
 }
 
 template <typename Fn, int NArgs, typename IndexT>
@@ -213,14 +228,8 @@ __global__ void __launch_bounds__(kThreads)
     stridedKernel(IndexT N, Fn F, OperandData<NArgs> Data,
                   OffsetCalculator<NArgs, IndexT> Calc) {
   using Traits = FunctorTraits<Fn>;
-  IndexT Index = IndexT(blockIdx.x) * (kThreads * kPerThread) + threadIdx.x;
-#pragma unroll
-  for (int K = 0; K < kPerThread; ++K, Index += kThreads) {
-    if (Index >= N)
-      return;
-    stridedStep<Traits>(F, Data, Calc.get(Index),
-                        std::make_index_sequence<Traits::arity>());
-  }
+  stridedSteps<Traits>(N, F, Data, Calc,
+                       std::make_index_sequence<Traits::arity>());
 }
 
 template <int NArgs, typename IndexT>

@@ -85,7 +85,8 @@ __global__ void layerNormKernel(const T *X, const T *G, const T *B, T *Y,
       Scaled = blockReduceSum(Scaled, Shared);
       RowRstd = kernels::rescaledInvstd(Scale, Scaled, N, Eps);
     } else {
-      RowRstd = rsqrtAcc((Var > A(0) ? Var : A(0)) + A(Eps));
+      // A NaN variance stays NaN, as on the CPU.
+      RowRstd = rsqrtAcc((Var < A(0) ? A(0) : Var) + A(Eps));
     }
     for (int64_t I = threadIdx.x; I < N; I += blockDim.x) {
       A V = (toAcc(XRow[I]) - RowMean) * RowRstd;

@@ -8,10 +8,13 @@
 /// The CUDA impls of _softmax and _log_softmax (meta functions in the CPU
 /// file). The input is read as a contiguous [Outer, Dim, Inner] tensor and
 /// the contiguous output written in the same order. When the reduced
-/// dimension is the innermost (Inner == 1), one block reduces each row in
-/// one pass over it (Note [Online softmax on CUDA]) and writes it in a
-/// second; otherwise one thread walks each column of Dim values (maximum,
-/// then the sum of exponentials, then the output). The arithmetic is in float32
+/// dimension is the innermost (Inner == 1), a row of at most 1024 values is
+/// held in one warp's registers, read once and written once, its maximum
+/// and sum reduced with shuffles (as PyTorch's persistent softmax does); a
+/// longer row is reduced by one block in one pass over it (Note [Online
+/// softmax on CUDA]) and written in a second. Otherwise one thread walks
+/// each column of Dim values (maximum, then the sum of exponentials, then
+/// the output). The arithmetic is in float32
 /// for float16, bfloat16 and float32 inputs, in float64 for float64;
 /// half_to_float writes the float32 result.
 ///
@@ -78,6 +81,80 @@ __global__ void softmaxRowsKernel(const In *X, Out *Y, int64_t Rows,
   }
 }
 
+/// The longest row softmaxWarpRowsKernel takes, and its warps per block.
+constexpr int64_t kMaxWarpRow = 1024;
+constexpr int kWarpRowsPerBlock = 4;
+
+/// One warp per row of \p Dim <= 32 * PerLane contiguous values, which
+/// stay in registers: lane L holds elements L, L + 32, ...
+template <typename In, typename Out, int PerLane>
+__global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
+                                      int Dim, bool Log) {
+  using A = AccType<In>;
+  const int Lane = threadIdx.x % 32;
+  for (int64_t R = int64_t(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / 32;
+       R < Rows; R += int64_t(gridDim.x) * kWarpRowsPerBlock) {
+    const In *XRow = X + R * Dim;
+    Out *YRow = Y + R * Dim;
+    A V[PerLane];
+    A Max = -A(INFINITY);
+#pragma unroll
+    for (int K = 0; K < PerLane; ++K) {
+      int I = Lane + 32 * K;
+      V[K] = I < Dim ? toAcc(XRow[I]) : -A(INFINITY);
+      // NaN wins, as in the CPU kernel's maximum.
+      Max = (V[K] > Max || V[K] != V[K]) ? V[K] : Max;
+    }
+    // Butterflies: every lane ends with the same maximum and sum.
+#pragma unroll
+    for (int Offset = 16; Offset > 0; Offset /= 2) {
+      A Other = __shfl_xor_sync(0xffffffffu, Max, Offset);
+      Max = (Other > Max || Other != Other) ? Other : Max;
+    }
+    A Sum = 0;
+#pragma unroll
+    for (int K = 0; K < PerLane; ++K)
+      if (Lane + 32 * K < Dim)
+        Sum += expAcc(V[K] - Max);
+#pragma unroll
+    for (int Offset = 16; Offset > 0; Offset /= 2)
+      Sum += __shfl_xor_sync(0xffffffffu, Sum, Offset);
+    A LogSum = logAcc(Sum), Inv = A(1) / Sum;
+#pragma unroll
+    for (int K = 0; K < PerLane; ++K) {
+      int I = Lane + 32 * K;
+      if (I < Dim)
+        YRow[I] = fromAcc<Out>(Log ? (V[K] - Max) - LogSum
+                                   : expAcc(V[K] - Max) * Inv);
+    }
+  }
+}
+
+/// softmaxWarpRowsKernel with the fewest registers per lane for \p Dim.
+template <typename In, typename Out>
+void launchWarpRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
+                    cudaStream_t Stream) {
+  unsigned Blocks = blocksFor(Rows, kWarpRowsPerBlock);
+  unsigned Threads = 32 * kWarpRowsPerBlock;
+  int D = static_cast<int>(Dim);
+  auto Launch = [&](auto PerLane) {
+    softmaxWarpRowsKernel<In, Out, decltype(PerLane)::value>
+        <<<Blocks, Threads, 0, Stream>>>(X, Y, Rows, D, Log);
+  };
+  if (Dim <= 32)
+    Launch(std::integral_constant<int, 1>());
+  else if (Dim <= 64)
+    Launch(std::integral_constant<int, 2>());
+  else if (Dim <= 128)
+    Launch(std::integral_constant<int, 4>());
+  else if (Dim <= 256)
+    Launch(std::integral_constant<int, 8>());
+  else if (Dim <= 512)
+    Launch(std::integral_constant<int, 16>());
+  else
+    Launch(std::integral_constant<int, 32>());
+}
+
 /// One thread per column (o, j) of an [Outer, Dim, Inner] tensor.
 template <typename In, typename Out>
 __global__ void softmaxColumnsKernel(const In *X, Out *Y, int64_t Outer,
@@ -111,7 +188,10 @@ void launchSoftmax(const Tensor &In, const Tensor &Out, int64_t Outer,
   using I = DeviceElement<InT>;
   using O = DeviceElement<OutT>;
   cudaStream_t Stream = currentStream();
-  if (Inner == 1) {
+  if (Inner == 1 && Dim <= kMaxWarpRow) {
+    launchWarpRows(devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log,
+                   Stream);
+  } else if (Inner == 1) {
     softmaxRowsKernel<I, O>
         <<<blocksFor(Outer, 1), reduceThreads(Dim), 0, Stream>>>(
             devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log);

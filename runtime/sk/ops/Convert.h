@@ -28,6 +28,7 @@
 #define SK_OPS_CONVERT_H
 
 #include "sk/core/Scalar.h"
+#include "sk/util/HostDevice.h"
 
 #include <cmath>
 #include <cstdint>
@@ -42,16 +43,18 @@ constexpr bool IsReducedFloat =
     std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 /// Truncates toward zero; NaN and out-of-range values give INT64_MIN.
-template <typename F> inline int64_t floatToInt64(F V) {
+template <typename F> SK_HOST_DEVICE inline int64_t floatToInt64(F V) {
   // 2^63 is exact in float and double; -2^63 too.
   constexpr F Limit = static_cast<F>(9223372036854775808.0);
   if (V >= -Limit && V < Limit)
     return static_cast<int64_t>(V);
-  return std::numeric_limits<int64_t>::min();
+  return INT64_MIN;
 }
 
-/// Converts one element as Note [Defined element conversions] says.
-template <typename To, typename From> inline To convertElement(From V) {
+/// Converts one element as Note [Defined element conversions] says, on the
+/// host and, for the CUDA kernels, on the device.
+template <typename To, typename From>
+SK_HOST_DEVICE inline To convertElement(From V) {
   if constexpr (std::is_same_v<To, From>) {
     return V;
   } else if constexpr (IsReducedFloat<From>) {

@@ -549,6 +549,20 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
   }
 }
 
+TEST_F(CUDAReduceTest, IntegralDtypeOfSpecialValues_ConvertsAsTheCPU) {
+  // sum and prod with an integral dtype convert each element first, as
+  // Note [Defined element conversions] says: NaN, the infinities and 1e30
+  // become INT64_MIN on both devices (CUDA's own cast saturates).
+  const double Inf = std::numeric_limits<double>::infinity();
+  std::vector<double> Specials = {std::nan(""), Inf, -Inf, 1e30, 2.5, -1.5};
+  Tensor X = empty({6}, kFloat);
+  for (int I = 0; I != 6; ++I)
+    X.data_ptr<float>()[I] = static_cast<float>(Specials[I]);
+  checkOp([](auto &Y) { return sk::sum(Y[0], kLong); }, {X});
+  checkOp([](auto &Y) { return sk::prod(Y[0], kLong); }, {X});
+  checkOp([](auto &Y) { return sk::sum(Y[0], {0}, false, kInt); }, {X});
+}
+
 TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   std::vector<ScalarType> Dtypes = kNumeric;
   Dtypes.push_back(kBool);

@@ -137,6 +137,15 @@ TEST_P(CdistCUDATest, CdistForward_MatchesCPUForEveryNorm) {
   Tensor Empty = randomCPU({3, 0}, Dtype, 3);
   expectClose(sk::_cdist_forward(toCUDA(Empty), toCUDA(Empty), 2, 0),
               sk::_cdist_forward(Empty, Empty, 2, 0));
+  // A NaN or an infinity on the matrix-product path stays NaN where the
+  // CPU's does: the clamp at 1e-30 lets NaN through, as clamp_min does.
+  Tensor Special = randomCPU({2, 3}, Dtype, 4);
+  Special.select(0, 0).fill_(std::nan(""));
+  Special.select(0, 1).select(0, 1).fill_(
+      std::numeric_limits<double>::infinity());
+  expectClose(
+      sk::_cdist_forward(toCUDA(Special), toCUDA(X2.narrow(1, 0, 3)), 2, 1),
+      sk::_cdist_forward(Special, X2.narrow(1, 0, 3), 2, 1), 1e-4);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, CdistCUDATest,

@@ -17,6 +17,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -43,6 +45,20 @@ TEST_P(FloatingCUDATest, Softmax_MatchesCPUAlongEveryDim) {
                   sk::_log_softmax(X, Dim, false));
     }
   }
+  // Rows of every register budget of the one-warp kernel, and past it (one
+  // block per row); each with a row of NaN, of -inf, and holding +inf.
+  const double Inf = std::numeric_limits<double>::infinity();
+  for (int64_t Length : {1, 31, 33, 100, 257, 1000, 1024, 1025, 3000}) {
+    SCOPED_TRACE(Length);
+    Tensor Rows = randomCPU({5, Length}, Dtype, 3, -8, 8);
+    Rows.select(0, 1).select(0, Length - 1).fill_(std::nan(""));
+    Rows.select(0, 2).fill_(-Inf);
+    Rows.select(0, 3).select(0, Length / 2).fill_(Inf);
+    expectClose(sk::_softmax(toCUDA(Rows), 1, false),
+                sk::_softmax(Rows, 1, false));
+    expectClose(sk::_log_softmax(toCUDA(Rows), 1, false),
+                sk::_log_softmax(Rows, 1, false));
+  }
   Tensor X = randomCPU({6, 5}, Dtype, 2);
   expectClose(sk::_softmax(toCUDA(X).t(), 1, false),
               sk::_softmax(X.t(), 1, false));
@@ -66,6 +82,20 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
   expectClose(Mean, WantMean);
   expectClose(Rstd, WantRstd);
   expectClose(sk::layer_norm(toCUDA(X), {50}), sk::layer_norm(X, {50}));
+  // A row holding NaN, or both infinities, has a NaN variance, and NaN
+  // rstd and outputs, as on the CPU; the other rows are untouched.
+  Tensor Special = randomCPU({3, 4}, Dtype, 6);
+  Special.select(0, 0).select(0, 2).fill_(std::nan(""));
+  Special.select(0, 1).select(0, 0).fill_(
+      std::numeric_limits<double>::infinity());
+  Special.select(0, 1).select(0, 3).fill_(
+      -std::numeric_limits<double>::infinity());
+  auto [SY, SMean, SRstd] =
+      sk::native_layer_norm(toCUDA(Special), {4}, Tensor(), Tensor(), 0.5);
+  auto [WantSY, WantSMean, WantSRstd] =
+      sk::native_layer_norm(Special, {4}, Tensor(), Tensor(), 0.5);
+  expectClose(SY, WantSY);
+  expectClose(SRstd, WantSRstd);
 }
 
 TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {

@@ -7,13 +7,13 @@
 /// \file
 /// skc-bench-kernels-cuda's comparison with PyTorch on the same GPU in the
 /// same run: every call of KernelBenchCases.h, and the larger shapes below,
-/// through skc's dispatcher and through PyTorch's (bench/torch_cuda_timer.py,
-/// a python3 process beside this one), on the same bytes with the same
+/// through skc's dispatcher and through PyTorch's (TorchProcess.h, a python3
+/// process beside this one), on the same bytes with the same
 /// strides (Note [Timing against PyTorch on CUDA]). A table of ratios (skc's
 /// time over PyTorch's) closes the run.
 ///
 ///   skc-bench-kernels-cuda [--order=torch-first] [--calls=N]
-///                          [--python=python3] [--torch-timer=PATH]
+///                          [--python=python3] [--torch-script=PATH]
 ///                          [--benchmark_filter=...]
 ///
 /// Without a GPU it says so and exits 0; without PyTorch it times skc only.
@@ -22,6 +22,7 @@
 
 #include "KernelBenchCases.h"
 #include "PlainValues.h"
+#include "TorchProcess.h"
 
 #include "Functions.h"
 
@@ -34,24 +35,16 @@
 
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
-#include <simdjson.h>
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
-#include <spawn.h>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
-
-extern char **environ;
 
 using namespace sk;
 using skbench::BenchCase;
@@ -66,259 +59,20 @@ namespace {
 // tensor's whole storage to the GPU and restrides it there, so that a
 // transposed or expanded input stays one. PyTorch's side gets the same
 // storages, sizes, strides and offsets in a case file (the format is in
-// torch_cuda_timer.py), which the script rebuilds the same way and calls
-// through torch.ops.aten by schema name. Both sides warm up with three
-// calls, then time --calls calls (20 by default) one at a time between two
-// CUDA events on the current stream, and report the median. Each case is
-// one Google Benchmark run of one iteration whose manual time is that
+// test/differential/torch_cuda.py), which the script rebuilds the same way
+// and calls through torch.ops.aten by schema name. Both sides warm up with
+// three calls, then time --calls calls (20 by default) one at a time
+// between two CUDA events on the current stream, and report the median. Each
+// case is one Google Benchmark run of one iteration whose manual time is that
 // median, so --benchmark_filter and the usual reporters work.
 
 int Calls = 20;
 
-//===----------------------------------------------------------------------===//
-// The PyTorch process
-//===----------------------------------------------------------------------===//
-
-/// python3 running torch_cuda_timer.py, spoken to over two pipes.
-class TorchTimer {
-public:
-  /// Starts \p Script with \p Python; on failure or without PyTorch on a
-  /// GPU, nullptr and \p Why says why.
-  static std::unique_ptr<TorchTimer> start(const std::string &Python,
-                                           const std::string &Script,
-                                           std::string &Why) {
-    int ToChild[2], FromChild[2];
-    if (pipe(ToChild) != 0 || pipe(FromChild) != 0) {
-      Why = std::string("pipe: ") + std::strerror(errno);
-      return nullptr;
-    }
-    posix_spawn_file_actions_t Actions;
-    posix_spawn_file_actions_init(&Actions);
-    posix_spawn_file_actions_adddup2(&Actions, ToChild[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&Actions, FromChild[1], STDOUT_FILENO);
-    for (int Fd : {ToChild[0], ToChild[1], FromChild[0], FromChild[1]})
-      posix_spawn_file_actions_addclose(&Actions, Fd);
-    std::vector<char *> Argv = {const_cast<char *>(Python.c_str()),
-                                const_cast<char *>(Script.c_str()), nullptr};
-    pid_t Pid = 0;
-    int Err = posix_spawnp(&Pid, Python.c_str(), &Actions, nullptr, Argv.data(),
-                           environ);
-    posix_spawn_file_actions_destroy(&Actions);
-    close(ToChild[0]);
-    close(FromChild[1]);
-    if (Err != 0) {
-      close(ToChild[1]);
-      close(FromChild[0]);
-      Why = Python + ": " + std::strerror(Err);
-      return nullptr;
-    }
-    std::unique_ptr<TorchTimer> T(new TorchTimer(Pid, fdopen(ToChild[1], "w"),
-                                                 fdopen(FromChild[0], "r")));
-    std::string Hello = T->readLine();
-    simdjson::dom::element Reply;
-    if (T->Parser.parse(Hello).get(Reply) != simdjson::SUCCESS) {
-      Why = "no answer from " + Script;
-      return nullptr;
-    }
-    std::string_view Text;
-    if (Reply["unavailable"].get(Text) == simdjson::SUCCESS) {
-      Why = std::string(Text);
-      return nullptr;
-    }
-    std::string_view Version, Device;
-    if (Reply["torch"].get(Version) != simdjson::SUCCESS ||
-        Reply["device"].get(Device) != simdjson::SUCCESS) {
-      Why = "unexpected answer from " + Script + ": " + Hello;
-      return nullptr;
-    }
-    T->Description =
-        "PyTorch " + std::string(Version) + " on " + std::string(Device);
-    return T;
-  }
-
-  ~TorchTimer() {
-    std::fclose(In);
-    std::fclose(Out);
-    int Status = 0;
-    waitpid(Pid, &Status, 0);
-  }
-
-  /// The times in ms of \p N calls of the case in \p Path, or the error
-  /// PyTorch raised, in \p Error.
-  std::vector<double> time(const std::string &Path, int N, std::string &Error) {
-    std::fprintf(In, "%s %d\n", Path.c_str(), N);
-    std::fflush(In);
-    std::string Line = readLine();
-    simdjson::dom::element Reply;
-    if (Parser.parse(Line).get(Reply) != simdjson::SUCCESS) {
-      Error = "the PyTorch process stopped answering";
-      return {};
-    }
-    std::string_view Message;
-    if (Reply["error"].get(Message) == simdjson::SUCCESS) {
-      Error = std::string(Message);
-      return {};
-    }
-    std::vector<double> Ms;
-    simdjson::dom::array Times;
-    if (Reply["ms"].get(Times) == simdjson::SUCCESS)
-      for (simdjson::dom::element E : Times) {
-        double V = 0;
-        if (E.get(V) == simdjson::SUCCESS)
-          Ms.push_back(V);
-      }
-    if (Ms.empty())
-      Error = "no times in the answer: " + Line;
-    return Ms;
-  }
-
-  const std::string &description() const { return Description; }
-
-private:
-  TorchTimer(pid_t Pid, FILE *In, FILE *Out) : Pid(Pid), In(In), Out(Out) {}
-
-  std::string readLine() {
-    std::string Line;
-    for (int C; (C = std::fgetc(Out)) != EOF && C != '\n';)
-      Line.push_back(static_cast<char>(C));
-    return Line;
-  }
-
-  pid_t Pid;
-  FILE *In;
-  FILE *Out;
-  simdjson::dom::parser Parser;
-  std::string Description;
-};
-
-std::unique_ptr<TorchTimer> &getTorchTimer() {
-  static std::unique_ptr<TorchTimer> Timer;
-  return Timer;
+/// PyTorch's side, when python3 imports it and it sees the GPU.
+std::unique_ptr<skdiff::TorchProcess> &getTorch() {
+  static std::unique_ptr<skdiff::TorchProcess> Torch;
+  return Torch;
 }
-
-//===----------------------------------------------------------------------===//
-// Case files
-//===----------------------------------------------------------------------===//
-
-std::string jsonString(const std::string &S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\') {
-      Out += '\\';
-      Out += C;
-    } else if (static_cast<unsigned char>(C) < 0x20) {
-      char Buf[8];
-      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
-      Out += Buf;
-    } else {
-      Out += C;
-    }
-  }
-  return Out + "\"";
-}
-
-std::string jsonDouble(double D) {
-  if (std::isnan(D))
-    return "\"nan\"";
-  if (std::isinf(D))
-    return D > 0 ? "\"inf\"" : "\"-inf\"";
-  char Buf[32];
-  std::snprintf(Buf, sizeof Buf, "%.17g", D);
-  return Buf;
-}
-
-template <typename T, typename Fn>
-std::string jsonList(const std::vector<T> &V, Fn Format) {
-  std::string Out = "[";
-  for (size_t I = 0; I != V.size(); ++I)
-    Out += (I ? "," : "") + Format(V[I]);
-  return Out + "]";
-}
-
-/// The header entry of \p P, whose storage is appended to \p Data.
-std::string jsonTensor(const PlainTensor &P, std::string &Data) {
-  if (P.Dtype.empty())
-    return "null";
-  auto Int = [](int64_t I) { return std::to_string(I); };
-  size_t Begin = Data.size();
-  Data.append(reinterpret_cast<const char *>(P.Storage.data()),
-              P.Storage.size());
-  return "{\"dtype\":" + jsonString(P.Dtype) +
-         ",\"sizes\":" + jsonList(P.Sizes, Int) +
-         ",\"strides\":" + jsonList(P.Strides, Int) +
-         ",\"offset\":" + Int(P.StorageOffset) + ",\"bytes\":[" +
-         Int(int64_t(Begin)) + "," + Int(int64_t(Data.size())) + "]}";
-}
-
-std::string jsonArgument(const PlainValue &V, std::string &Data) {
-  using Kind = PlainValue::Kind;
-  auto Int = [](int64_t I) { return std::to_string(I); };
-  auto Bool = [](bool B) { return std::string(B ? "true" : "false"); };
-  switch (V.K) {
-  case Kind::None:
-    return "null";
-  case Kind::Int:
-    return "{\"int\":" + Int(V.Int) + "}";
-  case Kind::Double:
-    return "{\"float\":" + jsonDouble(V.Double) + "}";
-  case Kind::Bool:
-    return "{\"bool\":" + Bool(V.Bool) + "}";
-  case Kind::String:
-    return "{\"str\":" + jsonString(V.String) + "}";
-  case Kind::IntList:
-    return "{\"ints\":" + jsonList(V.Ints, Int) + "}";
-  case Kind::DoubleList:
-    return "{\"floats\":" + jsonList(V.Doubles, jsonDouble) + "}";
-  case Kind::BoolList:
-    return "{\"bools\":" + jsonList(V.Bools, Bool) + "}";
-  case Kind::ScalarType:
-    return "{\"dtype\":" + jsonString(V.String) + "}";
-  case Kind::Tensor:
-    return jsonTensor(V.Tensors[0], Data);
-  case Kind::TensorList:
-    return "{\"tensors\":" +
-           jsonList(V.Tensors,
-                    [&](const PlainTensor &P) { return jsonTensor(P, Data); }) +
-           "}";
-  }
-  return "null";
-}
-
-/// A temporary case file for torch_cuda_timer.py, removed with this.
-class CaseFile {
-public:
-  CaseFile(const BenchCase &C, const std::vector<PlainValue> &Args) {
-    std::string Data, Header = "{\"op\":" + jsonString(C.Name) +
-                               ",\"overload\":" + jsonString(C.Overload) +
-                               ",\"args\":[";
-    for (size_t I = 0; I != Args.size(); ++I)
-      Header += (I ? "," : "") + jsonArgument(Args[I], Data);
-    Header += "]}";
-    const char *Dir = std::getenv("TMPDIR");
-    Path =
-        std::string(Dir && *Dir ? Dir : "/tmp") + "/skc-bench-cuda-case.XXXXXX";
-    int Fd = mkstemp(Path.data());
-    SK_CHECK(Fd >= 0, "cannot create ", Path, ": ", std::strerror(errno));
-    FILE *F = fdopen(Fd, "wb");
-    unsigned char Length[8];
-    for (int I = 0; I != 8; ++I)
-      Length[I] = static_cast<unsigned char>(Header.size() >> (8 * I));
-    bool Written =
-        std::fwrite(Length, 1, 8, F) == 8 &&
-        std::fwrite(Header.data(), 1, Header.size(), F) == Header.size() &&
-        std::fwrite(Data.data(), 1, Data.size(), F) == Data.size();
-    bool Closed = std::fclose(F) == 0;
-    SK_CHECK(Written && Closed, "cannot write ", Path);
-  }
-  ~CaseFile() { std::remove(Path.c_str()); }
-  CaseFile(const CaseFile &) = delete;
-  CaseFile &operator=(const CaseFile &) = delete;
-
-  const std::string &path() const { return Path; }
-
-private:
-  std::string Path;
-};
 
 //===----------------------------------------------------------------------===//
 // Cases
@@ -496,8 +250,7 @@ void registerCase(const BenchCase &C, bool TorchFirst) {
     std::vector<double> Ms;
     try {
       Prepared &P = prepare(C);
-      CaseFile File(C, P.Plain);
-      Ms = getTorchTimer()->time(File.path(), Calls, Error);
+      Ms = getTorch()->time(C.Name, C.Overload, P.Plain, Calls, Error);
     } catch (const sk::Error &E) {
       Error = E.what();
     }
@@ -513,7 +266,7 @@ void registerCase(const BenchCase &C, bool TorchFirst) {
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   };
-  bool WithTorch = getTorchTimer() != nullptr;
+  bool WithTorch = getTorch() != nullptr;
   if (TorchFirst && WithTorch)
     Register("torch/", Torch);
   Register("skc/", Skc);
@@ -542,7 +295,7 @@ void printRatios(const std::vector<BenchCase> &Cases) {
 
 int main(int Argc, char **Argv) {
   bool TorchFirst = false;
-  std::string Python = "python3", Script = SKC_BENCH_TORCH_CUDA_TIMER;
+  std::string Python = "python3", Script = skdiff::getTorchCUDAScript();
   std::vector<char *> Args;
   for (int I = 0; I != Argc; ++I) {
     std::string A = Argv[I];
@@ -552,13 +305,11 @@ int main(int Argc, char **Argv) {
       Calls = std::max(1, std::atoi(A.c_str() + 8));
     else if (A.rfind("--python=", 0) == 0)
       Python = A.substr(9);
-    else if (A.rfind("--torch-timer=", 0) == 0)
-      Script = A.substr(14);
+    else if (A.rfind("--torch-script=", 0) == 0)
+      Script = A.substr(15);
     else
       Args.push_back(Argv[I]);
   }
-  // A PyTorch process that dies must not take this one with it.
-  std::signal(SIGPIPE, SIG_IGN);
   if (cuda::device_count() == 0) {
     std::printf("skc-bench-kernels-cuda: no CUDA device; nothing to "
                 "measure\n");
@@ -569,9 +320,9 @@ int main(int Argc, char **Argv) {
   if (benchmark::ReportUnrecognizedArguments(N, Args.data()))
     return 1;
   std::string Why;
-  getTorchTimer() = TorchTimer::start(Python, Script, Why);
-  if (getTorchTimer())
-    std::printf("reference: %s\n", getTorchTimer()->description().c_str());
+  getTorch() = skdiff::TorchProcess::start(Python, Script, Why);
+  if (getTorch())
+    std::printf("reference: %s\n", getTorch()->description().c_str());
   else
     std::printf("reference: none (%s); timing skc only\n", Why.c_str());
   std::vector<BenchCase> Cases = makeCUDACases();
@@ -580,6 +331,6 @@ int main(int Argc, char **Argv) {
   benchmark::RunSpecifiedBenchmarks();
   printRatios(Cases);
   benchmark::Shutdown();
-  getTorchTimer().reset();
+  getTorch().reset();
   return 0;
 }

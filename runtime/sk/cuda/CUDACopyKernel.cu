@@ -13,21 +13,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "sk/cuda/CUDACopyKernel.h"
+#include "sk/cuda/CUDAGridStride.h"
 
 #include "sk/ops/Convert.h"
-
-#include <algorithm>
 
 namespace sk {
 namespace cuda {
 namespace detail {
 
 namespace {
-
-constexpr int kThreads = 256;
-/// Enough blocks to fill every SM several times over; the grid-stride loop
-/// covers the rest.
-constexpr int64_t kMaxBlocks = 65535;
 
 /// Offsets and the linear index fit 32 bits in \p Index; 64 bits
 /// otherwise (a division in 32 bits is several times cheaper).
@@ -58,16 +52,15 @@ int64_t extent(const CopyGeometry &G, const int64_t *Strides) {
 template <typename To, typename From>
 void launch(void *Dst, const void *Src, const CopyGeometry &G, int64_t N,
             cudaStream_t Stream) {
-  int Blocks = static_cast<int>(
-      std::min<int64_t>((N + kThreads - 1) / kThreads, kMaxBlocks));
+  int Blocks = gridStrideBlocks(N);
   constexpr int64_t Max32 = INT32_MAX;
   if (N <= Max32 && extent(G, G.DstStrides) <= Max32 &&
       extent(G, G.SrcStrides) <= Max32)
-    copyKernel<To, From, uint32_t><<<Blocks, kThreads, 0, Stream>>>(
+    copyKernel<To, From, uint32_t><<<Blocks, kGridStrideThreads, 0, Stream>>>(
         static_cast<To *>(Dst), static_cast<const From *>(Src), G,
         static_cast<uint32_t>(N));
   else
-    copyKernel<To, From, int64_t><<<Blocks, kThreads, 0, Stream>>>(
+    copyKernel<To, From, int64_t><<<Blocks, kGridStrideThreads, 0, Stream>>>(
         static_cast<To *>(Dst), static_cast<const From *>(Src), G, N);
 }
 

@@ -13,24 +13,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "sk/cuda/CUDAFill.h"
-
-#include <algorithm>
+#include "sk/cuda/CUDAGridStride.h"
 
 namespace sk {
 namespace cuda {
 namespace detail {
 
 namespace {
-
-constexpr int kThreads = 256;
-/// Enough blocks to fill every SM several times over; the grid-stride loop
-/// covers the rest.
-constexpr int64_t kMaxBlocks = 65535;
-
-int blocksFor(int64_t N) {
-  return static_cast<int>(
-      std::min<int64_t>((N + kThreads - 1) / kThreads, kMaxBlocks));
-}
 
 template <typename T> __global__ void fillKernel(T *Data, int64_t N, T Value) {
   for (int64_t I = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; I < N;
@@ -55,14 +44,14 @@ __global__ void fillStridedKernel(T *Data, FillGeometry G, int64_t N, T Value) {
 
 template <typename T>
 void launch(void *Data, int64_t N, uint64_t Pattern, cudaStream_t Stream) {
-  fillKernel<T><<<blocksFor(N), kThreads, 0, Stream>>>(
+  fillKernel<T><<<gridStrideBlocks(N), kGridStrideThreads, 0, Stream>>>(
       static_cast<T *>(Data), N, static_cast<T>(Pattern));
 }
 
 template <typename T>
 void launchStrided(void *Data, const FillGeometry &G, int64_t N,
                    uint64_t Pattern, cudaStream_t Stream) {
-  fillStridedKernel<T><<<blocksFor(N), kThreads, 0, Stream>>>(
+  fillStridedKernel<T><<<gridStrideBlocks(N), kGridStrideThreads, 0, Stream>>>(
       static_cast<T *>(Data), G, N, static_cast<T>(Pattern));
 }
 

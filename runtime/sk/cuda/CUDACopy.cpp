@@ -224,14 +224,10 @@ detail::CopyGeometry detail::makeCopyGeometry(const Tensor &Dst,
         continue;
       }
     }
-    SK_CHECK(G.Rank != kMaxCopyDims,
-             "copy_(): CUDA tensors with more "
-             "than ",
-             kMaxCopyDims,
-             " dimensions that cannot be merged "
-             "are not supported (sizes ",
-             Dst.sizes(), ", strides ", Dst.strides(), " and ", Src.strides(),
-             ")");
+    SK_CHECK(G.Rank != kMaxCopyDims, "copy_(): CUDA tensors with more than ",
+             kMaxCopyDims, " dimensions that cannot be merged are not ",
+             "supported (sizes ", Dst.sizes(), ", strides ", Dst.strides(),
+             " and ", Src.strides(), ")");
     G.Sizes[G.Rank] = Size;
     G.DstStrides[G.Rank] = DstStride;
     G.SrcStrides[G.Rank] = SrcStride;

@@ -699,7 +699,8 @@ skdiff::TorchProcess *getTorchCUDA(std::string &Why) {
   return Process.get();
 }
 
-/// "against libtorch 2.15.0", for messages and totals.
+/// "from libtorch 2.15.0", what the messages and totals say a run compared
+/// with.
 std::string getAgainst(Reference R) {
   switch (R) {
   case Reference::Libtorch:

@@ -40,6 +40,7 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
 #include "sk/iter/Loops.h"
+#include "sk/ops/Convert.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace sk {
@@ -298,7 +299,7 @@ void embeddingBagKernel(const Tensor &Weight, const void *Idx, const void *Off,
         for (int64_t J = 0; J < D; ++J)
           Sum[J] /= Acc(Count);
       for (int64_t J = 0; J < D; ++J)
-        Out[Bag * D + J] = detail::convertTo<T>(Sum[J]);
+        Out[Bag * D + J] = detail::convertElement<T>(Sum[J]);
       setIndex(BagSize, IsLong, Bag, Count);
     }
   });

@@ -19,6 +19,7 @@
 #include "NativeFunctions.h"
 
 #include "sk/iter/Loops.h"
+#include "sk/ops/Convert.h"
 
 #include <algorithm>
 #include <cmath>
@@ -127,13 +128,13 @@ SK_IMPL_FUNC(binary_cross_entropy_out)
           using Acc = opmath_type<T>;
           if (weight)
             cpu_kernel(Iter, [](T X, T Y, T W) -> T {
-              return detail::convertTo<T>(
+              return detail::convertElement<T>(
                   bceLoss<Acc>(static_cast<Acc>(X), static_cast<Acc>(Y)) *
                   static_cast<Acc>(W));
             });
           else
             cpu_kernel(Iter, [](T X, T Y) -> T {
-              return detail::convertTo<T>(
+              return detail::convertElement<T>(
                   bceLoss<Acc>(static_cast<Acc>(X), static_cast<Acc>(Y)));
             });
         });

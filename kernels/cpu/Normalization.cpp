@@ -45,6 +45,7 @@
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 
 #include "sk/iter/Loops.h"
+#include "sk/ops/Convert.h"
 
 // What every target shares, defined once.
 #ifndef SKC_KERNELS_CPU_NORMALIZATION_SHARED
@@ -147,7 +148,7 @@ void channelAffine(const T *X, T *Y, const BatchNormShape &Sh, const Acc *Alpha,
         const T *In = X + P * Sh.S;
         T *Out = Y + P * Sh.S;
         for (int64_t I = 0; I < Sh.S; ++I)
-          Out[I] = detail::convertTo<T>(static_cast<Acc>(In[I]) * A + B);
+          Out[I] = detail::convertElement<T>(static_cast<Acc>(In[I]) * A + B);
       }
     });
     return;
@@ -158,8 +159,8 @@ void channelAffine(const T *X, T *Y, const BatchNormShape &Sh, const Acc *Alpha,
       const T *In = X + R * C;
       T *Out = Y + R * C;
       for (int64_t Ch = 0; Ch < C; ++Ch)
-        Out[Ch] = detail::convertTo<T>(static_cast<Acc>(In[Ch]) * Alpha[Ch] +
-                                       Beta[Ch]);
+        Out[Ch] = detail::convertElement<T>(
+            static_cast<Acc>(In[Ch]) * Alpha[Ch] + Beta[Ch]);
     }
   });
 }
@@ -426,7 +427,7 @@ void layerNormKernel(const Tensor &X, const Tensor *Weight, const Tensor *Bias,
       normalizeRow(XRow, YRow, N, RowMean, RowRstd, G, B);
       if constexpr (!Direct)
         for (int64_t I = 0; I < N; ++I)
-          Dst[R * N + I] = detail::convertTo<T>(Buf[I]);
+          Dst[R * N + I] = detail::convertElement<T>(Buf[I]);
       detail::storeAs(MeanData + R * elementSize(StatType), StatType, RowMean);
       detail::storeAs(RstdData + R * elementSize(StatType), StatType, RowRstd);
     }

@@ -24,6 +24,7 @@
 #include "NativeFunctions.h"
 
 #include "sk/iter/Loops.h"
+#include "sk/ops/Convert.h"
 
 #include <algorithm>
 #include <cmath>
@@ -169,7 +170,7 @@ void maxPoolKernel(const T *X, T *Y, int64_t *Ind, const PoolShape &Sh,
                   MaxIndex = Index;
                 }
               }
-          Y[OutBase + Ow] = detail::convertTo<T>(Max);
+          Y[OutBase + Ow] = detail::convertElement<T>(Max);
           Ind[OutBase + Ow] = MaxIndex;
         }
       }
@@ -211,7 +212,7 @@ void maxPoolKernel(const T *X, T *Y, int64_t *Ind, const PoolShape &Sh,
       T *Out = Y + Task * C;
       int64_t *OutInd = Ind + Task * C;
       for (int64_t Ch = 0; Ch < C; ++Ch) {
-        Out[Ch] = detail::convertTo<T>(Max[Ch]);
+        Out[Ch] = detail::convertElement<T>(Max[Ch]);
         OutInd[Ch] = MaxIndex[Ch];
       }
     }

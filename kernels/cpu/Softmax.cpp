@@ -35,6 +35,7 @@
 #include <hwy/contrib/math/math-inl.h>
 
 #include "sk/iter/Loops.h"
+#include "sk/ops/Convert.h"
 
 // What every target shares, defined once.
 #ifndef SKC_KERNELS_CPU_SOFTMAX_SHARED
@@ -238,7 +239,7 @@ void hostSoftmax(const In *Src, Out *Dst, int64_t Outer, int64_t Dim,
             Buf[I] = static_cast<Acc>(X[I]);
           softmaxRow<Acc>(Buf.data(), Buf.data(), Dim, Log);
           for (int64_t I = 0; I < Dim; ++I)
-            Y[I] = detail::convertTo<Out>(Buf[I]);
+            Y[I] = detail::convertElement<Out>(Buf[I]);
         }
       }
     });
@@ -272,7 +273,7 @@ void hostSoftmax(const In *Src, Out *Dst, int64_t Outer, int64_t Dim,
                             Scratch.data() + Width, Log);
         for (int64_t D = 0; D < Dim; ++D)
           for (int64_t J = 0; J < W; ++J)
-            Y[D * Inner + J] = detail::convertTo<Out>(Buf[D * W + J]);
+            Y[D * Inner + J] = detail::convertElement<Out>(Buf[D * W + J]);
       }
     }
   });

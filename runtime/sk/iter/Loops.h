@@ -63,6 +63,7 @@
 
 #include "sk/core/OpMathType.h"
 #include "sk/iter/TensorIterator.h"
+#include "sk/ops/Convert.h"
 
 #include <cstring>
 #include <tuple>
@@ -90,20 +91,6 @@ struct LoopBodyTraits<R (C::*)(Args...) const> : LoopBodyTraits<R(Args...)> {};
 template <typename T>
 struct LoopBodyTraits<T &> : LoopBodyTraits<std::decay_t<T>> {};
 
-/// Converts between the runtime's element types (bool results are
-/// "nonzero").
-template <typename To, typename From> inline To convertTo(From V) {
-  if constexpr (std::is_same_v<To, From>)
-    return V;
-  else if constexpr (std::is_same_v<From, Half> ||
-                     std::is_same_v<From, BFloat16>)
-    return static_cast<To>(static_cast<float>(V));
-  else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>)
-    return To(static_cast<float>(V));
-  else
-    return static_cast<To>(V);
-}
-
 /// Reads the element at \p P, of dtype \p Src, as a \p T.
 template <typename T> inline T loadAs(const char *P, ScalarType Src) {
   switch (Src) {
@@ -111,7 +98,7 @@ template <typename T> inline T loadAs(const char *P, ScalarType Src) {
   case ScalarType::Name: {                                                     \
     CppType V;                                                                 \
     std::memcpy(&V, P, sizeof(V));                                             \
-    return convertTo<T>(V);                                                    \
+    return convertElement<T>(V);                                               \
   }
     SK_FORALL_SCALAR_TYPES(SK_LOAD_CASE)
 #undef SK_LOAD_CASE
@@ -127,7 +114,7 @@ template <typename T> inline void storeAs(char *P, ScalarType Dst, T V) {
   switch (Dst) {
 #define SK_STORE_CASE(CppType, Name, PyName)                                   \
   case ScalarType::Name: {                                                     \
-    CppType C = convertTo<CppType>(V);                                         \
+    CppType C = convertElement<CppType>(V);                                    \
     std::memcpy(P, &C, sizeof(C));                                             \
     return;                                                                    \
   }

@@ -18,6 +18,7 @@
 #include "sk/core/EmptyTensor.h"
 #include "sk/core/Tensor.h"
 #include "sk/iter/Loops.h"
+#include "sk/ops/Convert.h"
 
 #include "TestUtils.h"
 
@@ -77,7 +78,7 @@ template <typename V> std::vector<V> toVector(const Tensor &T) {
     using E = decltype(Tag);
     const E *Base = static_cast<const E *>(T.data_ptr());
     forEachOffset(T.sizes(), T.strides(), [&](int64_t Offset) {
-      Out.push_back(detail::convertTo<V>(Base[Offset]));
+      Out.push_back(detail::convertElement<V>(Base[Offset]));
     });
   });
   return Out;
@@ -91,7 +92,7 @@ template <typename V> void fill(const Tensor &T, const std::vector<V> &Values) {
     E *Base = static_cast<E *>(T.data_ptr());
     size_t I = 0;
     forEachOffset(T.sizes(), T.strides(), [&](int64_t Offset) {
-      Base[Offset] = detail::convertTo<E>(Values[I++]);
+      Base[Offset] = detail::convertElement<E>(Values[I++]);
     });
   });
 }

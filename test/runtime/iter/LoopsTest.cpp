@@ -94,6 +94,29 @@ TEST(LoopsTest, CpuKernel_MixedDtypesConvertPerElement) {
             std::vector<double>({-1.5, -0.75, 0.125, 3}));
 }
 
+TEST(LoopsTest, CpuKernel_FloatIntoIntegerOutput_ConvertsAsCopyDoes) {
+  // Note [Defined element conversions]: truncated into int64, wrapped into
+  // the narrower type; NaN and the infinities are INT64_MIN before that.
+  // A plain static_cast would be undefined for all but the first two.
+  const double Inf = INFINITY;
+  Tensor In =
+      fromVector<double>({2.75, -1, 3e9, -3e9, NAN, Inf, -Inf}, {7}, kFloat);
+  for (auto [Dtype, Expected] :
+       {std::pair{kInt, std::vector<int64_t>{2, -1, -1294967296, 1294967296, 0,
+                                             0, 0}},
+        std::pair{kShort, std::vector<int64_t>{2, -1, 24064, -24064, 0, 0, 0}},
+        std::pair{kByte, std::vector<int64_t>{2, 255, 0, 0, 0, 0, 0}}}) {
+    Tensor Out = detail::empty_cpu({7}, Dtype);
+    TensorIterator Iter = TensorIteratorConfig()
+                              .check_all_same_dtype(false)
+                              .add_output(Out)
+                              .add_input(In)
+                              .build();
+    cpu_kernel(Iter, [](float X) { return X; });
+    EXPECT_EQ(toVector<int64_t>(Out), Expected) << Dtype;
+  }
+}
+
 TEST(LoopsTest, CpuKernel_WrappedNumberOperand) {
   Tensor A = arange({3}, kChar);
   Tensor S = wrapped_scalar_tensor(100);

@@ -23,6 +23,7 @@
 #ifndef SKC_KERNELS_CUDA_LOOPS_CUH
 #define SKC_KERNELS_CUDA_LOOPS_CUH
 
+#include "AlignedVector.h"
 #include "OffsetCalculator.h"
 
 #include "sk/core/Half.h"
@@ -35,7 +36,6 @@
 #include <cuda/std/tuple>
 
 #include <cstdint>
-#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -61,8 +61,17 @@ namespace cuda {
 //    the functor's (the iterator promotes without temporaries, Note [Type
 //    promotion without temporaries]) are converted element by element, as
 //    the CPU's castingLoop does. A 0-dim CPU tensor that the iterator
-//    allowed on a CUDA iteration (a "CPU scalar") is read on the host and
-//    passed by value.
+//    allowed on a CUDA iteration (a "CPU scalar") is read and converted to
+//    the functor's parameter type on the host, and passed by value.
+//
+// The strided kernel is compiled twice for 32-bit indices, as ATen's
+// gpu_kernel_impl is: with conversions and without. The kernel without
+// has no dtype switch in its loop, and so is smaller and keeps its
+// registers for the loads in flight. The 64-bit one, for iterations whose
+// offsets do not fit in 32 bits, always converts (an operand of the
+// functor's dtype converts to itself). Nothing in the kernels takes the
+// address of a kernel parameter: that copies the parameter to local
+// memory in every thread, and makes every load a generic one.
 //
 // Blocks have kThreads threads and each thread handles kPerThread
 // elements (strided: kThreads apart, so that a warp's accesses coalesce).
@@ -84,9 +93,10 @@ struct FunctorTraits<R (C::*)(Args...) const> {
   template <size_t I> using arg = std::tuple_element_t<I, ArgsTuple>;
 };
 
-/// Reads the element at \p P, of dtype \p Src, as a \p T.
+/// Reads the element at \p P, of dtype \p Src, as a \p T: on the device
+/// in the kernels, on the host for CPU scalars.
 template <typename T>
-__device__ inline T loadAs(const char *P, ScalarType Src) {
+SK_HOST_DEVICE inline T loadAs(const char *P, ScalarType Src) {
   switch (Src) {
 #define SK_LOAD_CASE(CppType, Name, PyName)                                    \
   case ScalarType::Name:                                                       \
@@ -117,15 +127,21 @@ __device__ inline void storeAs(char *P, ScalarType Dst, T V) {
 template <int NArgs> struct OperandData {
   char *Ptr[NArgs];
   ScalarType Dtype[NArgs];
-  /// The bytes of each CPU scalar operand (bit Arg of ScalarMask set).
-  uint64_t ScalarValue[NArgs];
+  /// Bit Arg is set when operand Arg is a CPU scalar, whose value the
+  /// kernel takes in its ScalarArgs instead.
   uint32_t ScalarMask;
-  bool Cast;
 };
 
-template <typename T, int N> struct alignas(sizeof(T) * N) AlignedVector {
-  T V[N];
+/// The value of each CPU scalar input, as the functor's parameter type.
+template <typename Traits, typename Indices> struct ScalarValuesOf;
+template <typename Traits, size_t... I>
+struct ScalarValuesOf<Traits, std::index_sequence<I...>> {
+  using type = ::cuda::std::tuple<typename Traits::template arg<I>...>;
 };
+template <typename Fn>
+using ScalarValues = typename ScalarValuesOf<
+    FunctorTraits<Fn>,
+    std::make_index_sequence<FunctorTraits<Fn>::arity>>::type;
 
 template <typename Traits, typename Fn, size_t... I>
 __device__ inline void vectorizedStep(const Fn &F, char *const *Ptr,
@@ -167,22 +183,20 @@ __global__ void __launch_bounds__(kThreads)
                          std::make_index_sequence<Traits::arity>());
 }
 
-/// The address of operand \p Arg's element at byte offset \p Offset.
-template <int NArgs>
-__device__ inline const char *operandAt(const OperandData<NArgs> &Data, int Arg,
-                                        int64_t Offset) {
-  if (Data.ScalarMask & (1u << Arg))
-    return reinterpret_cast<const char *>(&Data.ScalarValue[Arg]);
-  return Data.Ptr[Arg] + Offset;
-}
-
-/// Operand \p Arg's element at byte offset \p Offset, as a \p T.
-template <typename T, int NArgs>
-__device__ inline T loadOperand(const OperandData<NArgs> &Data, int Arg,
-                                int64_t Offset) {
-  const char *P = operandAt(Data, Arg, Offset);
-  return Data.Cast ? loadAs<T>(P, Data.Dtype[Arg])
-                   : *reinterpret_cast<const T *>(P);
+/// Input \p I's element at byte offset \p Offset, as the functor's
+/// parameter type.
+template <bool Cast, size_t I, typename Traits, int NArgs, typename Scalars>
+__device__ inline typename Traits::template arg<I>
+loadInput(const OperandData<NArgs> &Data, const Scalars &ScalarArgs,
+          int64_t Offset) {
+  using T = typename Traits::template arg<I>;
+  if (Data.ScalarMask & (1u << (I + 1)))
+    return ::cuda::std::get<I>(ScalarArgs);
+  const char *P = Data.Ptr[I + 1] + Offset;
+  if constexpr (Cast)
+    return loadAs<T>(P, Data.Dtype[I + 1]);
+  else
+    return *reinterpret_cast<const T *>(P);
 }
 
 /// The strided loop of one thread: its kPerThread elements' operands are
@@ -190,9 +204,11 @@ __device__ inline T loadOperand(const OperandData<NArgs> &Data, int Arg,
 /// elementwise_kernel does. Loaded and stored one element at a time, each
 /// load would wait for the store before it, which may alias it, and the
 /// thread would have one load in flight where it can have kPerThread.
-template <typename Traits, typename Fn, int NArgs, typename IndexT, size_t... I>
+template <bool Cast, typename Traits, typename Fn, int NArgs, typename IndexT,
+          typename Scalars, size_t... I>
 __device__ inline void stridedSteps(IndexT N, const Fn &F,
                                     const OperandData<NArgs> &Data,
+                                    const Scalars &ScalarArgs,
                                     const OffsetCalculator<NArgs, IndexT> &Calc,
                                     std::index_sequence<I...>) {
   using Out = typename Traits::result_type;
@@ -206,8 +222,7 @@ __device__ inline void stridedSteps(IndexT N, const Fn &F,
       OperandOffsets<NArgs, IndexT> Off = Calc.get(Index);
       OutOffsets[K] = Off.V[0];
       Args[K] = ::cuda::std::tuple<typename Traits::template arg<I>...>(
-          loadOperand<typename Traits::template arg<I>>(Data, I + 1,
-                                                        Off.V[I + 1])...);
+          loadInput<Cast, I, Traits>(Data, ScalarArgs, Off.V[I + 1])...);
     }
   }
 #pragma unroll
@@ -216,20 +231,34 @@ __device__ inline void stridedSteps(IndexT N, const Fn &F,
       return;
     Out V = F(::cuda::std::get<I>(Args[K])...);
     char *P = Data.Ptr[0] + OutOffsets[K];
-    if (Data.Cast)
+    if constexpr (Cast)
       storeAs<Out>(P, Data.Dtype[0], V);
     else
       *reinterpret_cast<Out *>(P) = V;
   }
 }
 
-template <typename Fn, int NArgs, typename IndexT>
+template <bool Cast, typename Fn, int NArgs, typename IndexT>
 __global__ void __launch_bounds__(kThreads)
     stridedKernel(IndexT N, Fn F, OperandData<NArgs> Data,
+                  ScalarValues<Fn> ScalarArgs,
                   OffsetCalculator<NArgs, IndexT> Calc) {
   using Traits = FunctorTraits<Fn>;
-  stridedSteps<Traits>(N, F, Data, Calc,
-                       std::make_index_sequence<Traits::arity>());
+  stridedSteps<Cast, Traits>(N, F, Data, ScalarArgs, Calc,
+                             std::make_index_sequence<Traits::arity>());
+}
+
+/// Reads each CPU scalar input of \p Data into \p ScalarArgs, converted to
+/// the functor's parameter type.
+template <typename Traits, int NArgs, typename Scalars, size_t... I>
+void readCPUScalars(const OperandData<NArgs> &Data, Scalars &ScalarArgs,
+                    std::index_sequence<I...>) {
+  ((Data.ScalarMask & (1u << (I + 1))
+        ? void(::cuda::std::get<I>(ScalarArgs) =
+                   loadAs<typename Traits::template arg<I>>(Data.Ptr[I + 1],
+                                                            Data.Dtype[I + 1]))
+        : void()),
+   ...);
 }
 
 template <int NArgs, typename IndexT>
@@ -242,11 +271,15 @@ makeOffsetCalculator(const TensorIteratorBase &Iter) {
                                          Strides);
 }
 
+/// Whether every operand of \p Iter but the CPU scalars of \p ScalarMask
+/// has the dtype of the functor's parameter or result.
 template <typename Traits, size_t... I>
-bool dtypesMatch(const TensorIteratorBase &Iter, std::index_sequence<I...>) {
+bool dtypesMatch(const TensorIteratorBase &Iter, uint32_t ScalarMask,
+                 std::index_sequence<I...>) {
   return Iter.dtype(0) == scalarTypeOf<typename Traits::result_type>() &&
-         ((Iter.dtype(I + 1) ==
-           scalarTypeOf<typename Traits::template arg<I>>()) &&
+         (((ScalarMask & (1u << (I + 1))) ||
+           Iter.dtype(I + 1) ==
+               scalarTypeOf<typename Traits::template arg<I>>()) &&
           ...);
 }
 
@@ -285,30 +318,35 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
   for (int Arg = 0; Arg < NArgs; ++Arg) {
     Data.Ptr[Arg] = static_cast<char *>(Iter.data_ptr(Arg));
     Data.Dtype[Arg] = Iter.dtype(Arg);
-    Data.ScalarValue[Arg] = 0;
-    if (Arg > 0 && Iter.is_cpu_scalar(Arg)) {
-      std::memcpy(&Data.ScalarValue[Arg], Data.Ptr[Arg],
-                  static_cast<size_t>(Iter.element_size(Arg)));
+    if (Arg > 0 && Iter.is_cpu_scalar(Arg))
       Data.ScalarMask |= 1u << Arg;
-    }
   }
-  Data.Cast = !detail::dtypesMatch<Traits>(Iter, Indices());
+  detail::ScalarValues<Fn> ScalarArgs{};
+  detail::readCPUScalars<Traits>(Data, ScalarArgs, Indices());
+  // CPU scalars are converted already; the other operands decide.
+  bool Cast = !detail::dtypesMatch<Traits>(Iter, Data.ScalarMask, Indices());
 
   cudaStream_t Stream = getCurrentCUDAStream();
-  if (!Data.Cast && Data.ScalarMask == 0 && Iter.is_contiguous() &&
+  if (!Cast && Data.ScalarMask == 0 && Iter.is_contiguous() &&
       detail::alignedForVectors<Traits>(Iter, Indices())) {
     int64_t Blocks = blocksFor(N, kThreads, kVecSize);
     detail::vectorizedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
                                Stream>>>(N, F, Data);
   } else if (Iter.can_use_32bit_indexing()) {
     unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
-    detail::stridedKernel<<<Grid, kThreads, 0, Stream>>>(
-        static_cast<int32_t>(N), F, Data,
-        detail::makeOffsetCalculator<NArgs, int32_t>(Iter));
+    auto Calc = detail::makeOffsetCalculator<NArgs, int32_t>(Iter);
+    auto Count = static_cast<int32_t>(N);
+    if (Cast)
+      detail::stridedKernel<true>
+          <<<Grid, kThreads, 0, Stream>>>(Count, F, Data, ScalarArgs, Calc);
+    else
+      detail::stridedKernel<false>
+          <<<Grid, kThreads, 0, Stream>>>(Count, F, Data, ScalarArgs, Calc);
   } else {
     unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
-    detail::stridedKernel<<<Grid, kThreads, 0, Stream>>>(
-        N, F, Data, detail::makeOffsetCalculator<NArgs, int64_t>(Iter));
+    detail::stridedKernel<true><<<Grid, kThreads, 0, Stream>>>(
+        N, F, Data, ScalarArgs,
+        detail::makeOffsetCalculator<NArgs, int64_t>(Iter));
   }
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }

@@ -117,12 +117,6 @@ template <int NArgs, typename IndexT> struct OffsetCalculator {
   }
 };
 
-/// Whether \p Ptr is aligned for a vector of \p VecSize elements of \p
-/// ElemSize bytes.
-inline bool isAlignedForVector(const void *Ptr, int64_t ElemSize, int VecSize) {
-  return reinterpret_cast<uintptr_t>(Ptr) % uintptr_t(ElemSize * VecSize) == 0;
-}
-
 /// The number of blocks of \p Threads threads, each handling \p PerThread
 /// elements, that cover \p N elements.
 inline int64_t blocksFor(int64_t N, int Threads, int PerThread) {

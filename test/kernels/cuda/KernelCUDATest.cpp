@@ -14,6 +14,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "AlignedVector.h"
 #include "CUDATestUtils.h"
 #include "OffsetCalculator.h"
 #include "OnlineSoftmax.h"

@@ -8,16 +8,20 @@
 /// index_select, take, gather, masked_select, nonzero, cat and stack on
 /// CUDA against the CPU kernels: dtypes, strided inputs and outputs,
 /// broadcasting, out= variants, and the CPU's errors for indices out of
-/// range.
+/// range. The plan of cat's batched copy (CatBatch.h) is host code and is
+/// tested without a GPU.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "CUDAKernelTestUtils.h"
+#include "CatBatch.h"
+#include "shared/SizesAround.h"
 
 #include "Functions.h"
 
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <vector>
 
 using namespace sk;
@@ -143,6 +147,110 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
               sk::index_select(toCPU(Self), 0, indexTensor({2})));
 }
 
+//===----------------------------------------------------------------------===//
+// cat's batched copy, planned and run on the host (no GPU needed)
+//===----------------------------------------------------------------------===//
+
+/// cat of the row-major CPU tensors \p Tensors along \p Dim as the CUDA
+/// kernel copies it, each unit of each piece moved by catDestinationUnit;
+/// std::nullopt where planCatBatches declines. Also returns the unit.
+std::optional<std::pair<Tensor, int>>
+catByPlan(const std::vector<Tensor> &Tensors, int64_t Dim) {
+  Tensor Out = sk::cat(Tensors, Dim);
+  std::memset(Out.data_ptr(), 0xAB, static_cast<size_t>(Out.nbytes()));
+  auto [Outer, Inner] = kernels::sizesAround(Out.sizes(), Dim);
+  const auto ItemSize = static_cast<int64_t>(Out.itemsize());
+  std::vector<cuda::CatInput> Inputs;
+  for (const Tensor &T : Tensors)
+    Inputs.push_back({T.data_ptr(), T.size(Dim) * Inner * ItemSize});
+  std::optional<cuda::CatPlan> Plan = cuda::planCatBatches(
+      Inputs, Out.data_ptr(), Outer, Out.size(Dim) * Inner * ItemSize);
+  if (!Plan)
+    return std::nullopt;
+  char *Dst = static_cast<char *>(Out.data_ptr());
+  for (const cuda::CatPiece &Piece : Plan->Pieces)
+    for (int32_t U = 0; U < Piece.Units; ++U)
+      std::memcpy(Dst + cuda::catDestinationUnit(Piece, Plan->OutRowUnits, U) *
+                            Plan->UnitBytes,
+                  Piece.Src + int64_t(U) * Plan->UnitBytes,
+                  static_cast<size_t>(Plan->UnitBytes));
+  return std::pair{Out, Plan->UnitBytes};
+}
+
+/// Expects the CPU tensors \p Got and \p Want to hold the same elements.
+void expectSameCPU(const Tensor &Got, const Tensor &Want) {
+  ASSERT_EQ(Got.sizes().vec(), Want.sizes().vec());
+  EXPECT_EQ(toVector<double>(Got), toVector<double>(Want));
+}
+
+TEST(CatBatchTest, CopiesEveryElementWhereCatPutsIt) {
+  Tensor A = randomCPU({2, 3, 4}, kFloat, 1),
+         B = randomCPU({2, 5, 4}, kFloat, 2);
+  for (int64_t Dim : {0, 1, 2}) {
+    Tensor C = randomCPU({Dim == 0 ? 1 : 2, Dim == 1 ? 1 : 3, Dim == 2 ? 1 : 4},
+                         kFloat, 3);
+    std::vector<Tensor> Tensors = {Dim == 1 ? B : A, C,
+                                   A.narrow(Dim, 0, 1).contiguous()};
+    auto Got = catByPlan(Tensors, Dim);
+    ASSERT_TRUE(Got) << Dim;
+    expectSameCPU(Got->first, sk::cat(Tensors, Dim));
+  }
+}
+
+TEST(CatBatchTest, UnitIsTheWidestEveryAddressAndLengthAllows) {
+  // Chunks of 16 floats: 64 bytes.
+  Tensor Wide = randomCPU({3, 16}, kFloat, 4);
+  auto Got = catByPlan({Wide, Wide}, 1);
+  ASSERT_TRUE(Got);
+  EXPECT_EQ(Got->second, 16);
+  // Chunks of 3 floats: 12 bytes.
+  Tensor Three = randomCPU({5, 3}, kFloat, 5);
+  Got = catByPlan({Three, Wide.narrow(1, 0, 3).contiguous()}, 0);
+  ASSERT_TRUE(Got);
+  EXPECT_EQ(Got->second, 4);
+  // A source one byte into its storage, and chunks of 1 byte.
+  Tensor Bytes = randomCPU({4, 9}, kByte, 6);
+  Tensor Shifted = Bytes.view({36}).narrow(0, 1, 8).view({4, 2});
+  Got = catByPlan({Shifted, Bytes.narrow(1, 0, 1).contiguous()}, 1);
+  ASSERT_TRUE(Got);
+  EXPECT_EQ(Got->second, 1);
+  expectSameCPU(Got->first, sk::cat({Shifted, Bytes.narrow(1, 0, 1)}, 1));
+}
+
+TEST(CatBatchTest, EmptyInputsHaveNoPieceAndManyInputsMakeSeveralBatches) {
+  std::vector<Tensor> Tensors;
+  for (int I = 0; I < 2 * cuda::kCatBatchSize + 3; ++I)
+    Tensors.push_back(
+        randomCPU({2, I % 4, 3}, kHalf, static_cast<uint64_t>(I)));
+  auto Got = catByPlan(Tensors, 1);
+  ASSERT_TRUE(Got);
+  expectSameCPU(Got->first, sk::cat(Tensors, 1));
+  std::vector<cuda::CatInput> Inputs;
+  size_t NonEmpty = 0;
+  for (const Tensor &T : Tensors) {
+    Inputs.push_back({T.data_ptr(), T.size(1) * 3 * 2});
+    NonEmpty += T.numel() != 0;
+  }
+  std::optional<cuda::CatPlan> Plan = cuda::planCatBatches(
+      Inputs, Got->first.data_ptr(), 2, Got->first.size(1) * 3 * 2);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(Plan->Pieces.size(), NonEmpty);
+}
+
+TEST(CatBatchTest, InputsOf2To31UnitsAreLeftToTheCopyEngines) {
+  // Never dereferenced: the plan only looks at the numbers.
+  // 2^27 rows of one 16-byte unit fit; of 16 one-byte units, they do not.
+  alignas(16) static char Storage[16];
+  const int64_t Rows = int64_t(1) << 27;
+  std::vector<cuda::CatInput> Inputs = {{Storage, 16}};
+  std::optional<cuda::CatPlan> Plan =
+      cuda::planCatBatches(Inputs, Storage, Rows, 16);
+  ASSERT_TRUE(Plan);
+  EXPECT_EQ(Plan->UnitBytes, 16);
+  Inputs.push_back({Storage, 1});
+  EXPECT_FALSE(cuda::planCatBatches(Inputs, Storage, Rows, 17));
+}
+
 class TensorListsCUDATest : public CUDADtypeTest {};
 
 TEST_P(TensorListsCUDATest, CatAndStack_MatchCPU) {
@@ -169,6 +277,23 @@ TEST_P(TensorListsCUDATest, CatAndStack_MatchCPU) {
   Tensor StackOut = sk::empty({0}, TensorOptions(Dtype).device(Device("cuda")));
   sk::stack_out(StackOut, {toCUDA(A), toCUDA(C)}, 1);
   expectEqual(StackOut, sk::stack({A, C}, 1));
+  // More inputs than one launch copies, empty ones among them, and inputs
+  // whose addresses and lengths allow only narrow units.
+  std::vector<Tensor> ManyCPU, ManyCUDA;
+  Tensor Wide = randomCPU({3, 70, 5}, Dtype, 11);
+  Tensor WideCUDA = toCUDA(Wide);
+  for (int64_t I = 0; I < 2 * cuda::kCatBatchSize + 3; ++I) {
+    int64_t Width = I % 3;
+    Tensor Slice = Wide.narrow(1, I % 50, Width).contiguous();
+    ManyCPU.push_back(Slice);
+    ManyCUDA.push_back(WideCUDA.narrow(1, I % 50, Width).contiguous());
+  }
+  expectEqual(sk::cat(ManyCUDA, 1), sk::cat(ManyCPU, 1));
+  Tensor Flat = toCUDA(randomCPU({61}, Dtype, 12));
+  std::vector<Tensor> Shifted = {Flat.narrow(0, 1, 60).view({3, 20}),
+                                 Flat.narrow(0, 0, 3).view({3, 1})};
+  expectEqual(sk::cat(Shifted, 1),
+              sk::cat({toCPU(Shifted[0]), toCPU(Shifted[1])}, 1));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, TensorListsCUDATest,

@@ -12,16 +12,20 @@
 /// held in one warp's registers, read once and written once, its maximum
 /// and sum reduced with shuffles (as PyTorch's persistent softmax does); a
 /// longer row is reduced by one block in one pass over it (Note [Online
-/// softmax on CUDA]) and written in a second. Otherwise one thread walks
-/// each column of Dim values (maximum, then the sum of exponentials, then
-/// the output). The arithmetic is in float32
-/// for float16, bfloat16 and float32 inputs, in float64 for float64;
+/// softmax on CUDA]) and written in a second. Where the row fits in the
+/// block's shared memory and its addresses allow 16-byte vectors, the
+/// first pass also keeps it there, for the second to read (PyTorch's
+/// cunn_SoftMaxForwardSmem): one read of global memory, not two.
+/// Otherwise one thread walks each column of Dim values (maximum, then the
+/// sum of exponentials, then the output). The arithmetic is in float32 for
+/// float16, bfloat16 and float32 inputs, in float64 for float64;
 /// half_to_float writes the float32 result.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
 
+#include "AlignedVector.h"
 #include "DeviceUtils.cuh"
 #include "OnlineSoftmax.h"
 #include "shared/SizesAround.h"
@@ -79,6 +83,93 @@ __global__ void softmaxRowsKernel(const In *X, Out *Y, int64_t Rows,
       YRow[I] = fromAcc<Out>(Log ? (V - Max) - LogSum : expAcc(V - Max) * Inv);
     }
   }
+}
+
+/// The vectors each thread of softmaxSmemRowsKernel loads before it uses
+/// any: the loads in flight hide the memory's latency.
+constexpr int kSmemRowUnroll = 4;
+
+/// softmaxRowsKernel for rows of \p Dim values, Dim a multiple of Vec,
+/// whose rows start 16-byte aligned in X and Vec * sizeof(Out)-byte aligned
+/// in Y. The first pass reads the row in vectors of Vec elements and keeps
+/// them in the dynamic shared memory (Dim * sizeof(In) bytes); the second
+/// reads them there. Each thread reads back only the vectors it stored,
+/// so the passes need no barrier between them.
+template <typename In, typename Out, int Vec>
+__global__ void softmaxSmemRowsKernel(const In *X, Out *Y, int64_t Rows,
+                                      int64_t Dim, bool Log) {
+  using A = AccType<In>;
+  using InVec = cuda::AlignedVector<In, Vec>;
+  using OutVec = cuda::AlignedVector<Out, Vec>;
+  extern __shared__ __align__(16) unsigned char RowBytes[];
+  InVec *Row = reinterpret_cast<InVec *>(RowBytes);
+  __shared__ OnlineSum<A> Shared[32];
+  const int64_t Vectors = Dim / Vec;
+  const int64_t Step = blockDim.x;
+  for (int64_t R = blockIdx.x; R < Rows; R += gridDim.x) {
+    const InVec *XRow = reinterpret_cast<const InVec *>(X + R * Dim);
+    OutVec *YRow = reinterpret_cast<OutVec *>(Y + R * Dim);
+    OnlineSum<A> Sums = OnlineSum<A>::empty();
+    for (int64_t First = threadIdx.x; First < Vectors;
+         First += kSmemRowUnroll * Step) {
+      InVec Chunk[kSmemRowUnroll];
+#pragma unroll
+      for (int K = 0; K < kSmemRowUnroll; ++K)
+        if (First + K * Step < Vectors)
+          Chunk[K] = XRow[First + K * Step];
+#pragma unroll
+      for (int K = 0; K < kSmemRowUnroll; ++K) {
+        if (First + K * Step < Vectors) {
+          Row[First + K * Step] = Chunk[K];
+#pragma unroll
+          for (int E = 0; E < Vec; ++E)
+            Sums.add(toAcc(Chunk[K].V[E]));
+        }
+      }
+    }
+    Sums = blockReduceOnline(Sums, Shared);
+    A Max = Sums.Max, Sum = Sums.rowSum();
+    A LogSum = logAcc(Sum), Inv = A(1) / Sum;
+    for (int64_t I = threadIdx.x; I < Vectors; I += Step) {
+      InVec Chunk = Row[I];
+      OutVec Result;
+#pragma unroll
+      for (int E = 0; E < Vec; ++E) {
+        A V = toAcc(Chunk.V[E]);
+        Result.V[E] =
+            fromAcc<Out>(Log ? (V - Max) - LogSum : expAcc(V - Max) * Inv);
+      }
+      YRow[I] = Result;
+    }
+  }
+}
+
+/// Launches softmaxSmemRowsKernel where the rows allow it; false where
+/// not (too long for the shared memory, or misaligned).
+template <typename In, typename Out>
+bool launchSmemRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
+                    cudaStream_t Stream) {
+  constexpr int Vec = 16 / sizeof(In);
+  const int64_t Bytes = Dim * int64_t(sizeof(In));
+  if (Dim % Vec != 0 || !cuda::isAlignedForVector(X, sizeof(In), Vec) ||
+      !cuda::isAlignedForVector(Y, sizeof(Out), Vec))
+    return false;
+  int Device = 0, MaxBytes = 0;
+  SK_CUDA_CHECK(cudaGetDevice(&Device));
+  SK_CUDA_CHECK(cudaDeviceGetAttribute(
+      &MaxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device));
+  // The block's static shared memory (the reduction's) comes first.
+  if (Bytes + int64_t(sizeof(OnlineSum<AccType<In>>)) * 32 > MaxBytes)
+    return false;
+  auto Kernel = softmaxSmemRowsKernel<In, Out, Vec>;
+  // Above 48 KB a kernel must ask for its dynamic shared memory.
+  if (Bytes > 48 * 1024)
+    SK_CUDA_CHECK(cudaFuncSetAttribute(
+        Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        static_cast<int>(Bytes)));
+  Kernel<<<blocksFor(Rows, 1), reduceThreads(Dim / Vec), Bytes, Stream>>>(
+      X, Y, Rows, Dim, Log);
+  return true;
 }
 
 /// The longest row softmaxWarpRowsKernel takes, and its warps per block.
@@ -191,6 +282,9 @@ void launchSoftmax(const Tensor &In, const Tensor &Out, int64_t Outer,
   if (Inner == 1 && Dim <= kMaxWarpRow) {
     launchWarpRows(devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log,
                    Stream);
+  } else if (Inner == 1 &&
+             launchSmemRows(devicePtr<InT>(In), devicePtr<OutT>(Out), Outer,
+                            Dim, Log, Stream)) {
   } else if (Inner == 1) {
     softmaxRowsKernel<I, O>
         <<<blocksFor(Outer, 1), reduceThreads(Dim), 0, Stream>>>(

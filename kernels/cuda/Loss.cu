@@ -9,10 +9,11 @@
 /// the CPU's per-element loss, in float32 for the 16-bit dtypes, over
 /// contiguous copies of the inputs (the weight expanded to the input's
 /// size). Without reduction it is written element by element; with one,
-/// each block sums a grid-strided share in double and a second kernel adds
-/// the blocks' sums in block order, so the result does not depend on
-/// timing. An input or target outside [0, 1] raises a device flag, and the
-/// impl throws the CPU's error after the kernel.
+/// each of a fixed number of blocks sums a grid-strided share in double
+/// and a second kernel adds the blocks' sums in a fixed tree, so the
+/// result does not depend on timing. An input or target outside [0, 1]
+/// raises a device flag, and the impl throws the CPU's error after the
+/// kernel.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +34,12 @@ constexpr unsigned long long kBadInput = 1;
 constexpr unsigned long long kBadTarget = 2;
 
 /// The blocks of the reducing kernel: a fixed count, so that the order of
-/// the final sum depends on N only.
-constexpr int kReduceBlocks = 512;
+/// the final sum depends on N only; with kThreads threads, about one wave
+/// of a GPU of 132 SMs.
+constexpr int kReduceBlocks = 1024;
+/// The elements each thread of the reducing kernel loads before it
+/// computes any: the loads in flight hide the memory's latency.
+constexpr int kReduceUnroll = 4;
 
 template <typename A> __device__ __forceinline__ A log1pAcc(A V) {
   return log1p(V);
@@ -71,31 +76,56 @@ __global__ void bceKernel(const T *X, const T *Y, const T *W, T *Out, int64_t N,
   }
 }
 
+/// Block b's sum of the losses of elements b * kThreads + t + k * stride
+/// (thread t, k = 0, 1, ...), added in that order, into Partial[b].
 template <typename T>
 __global__ void bceSumKernel(const T *X, const T *Y, const T *W, int64_t N,
                              double *Partial, unsigned long long *Flag) {
+  using A = AccType<T>;
   __shared__ double Shared[32];
   double Sum = 0;
-  for (int64_t I = globalIndex(); I < N; I += gridStride()) {
-    auto L = bceLoss(toAcc(X[I]), toAcc(Y[I]), Flag);
-    if (W)
-      L *= toAcc(W[I]);
-    Sum += static_cast<double>(L);
+  const int64_t Stride = gridStride();
+  for (int64_t First = globalIndex(); First < N;
+       First += kReduceUnroll * Stride) {
+    A Xs[kReduceUnroll], Ys[kReduceUnroll], Ws[kReduceUnroll];
+#pragma unroll
+    for (int K = 0; K < kReduceUnroll; ++K) {
+      int64_t I = First + K * Stride;
+      if (I < N) {
+        Xs[K] = toAcc(X[I]);
+        Ys[K] = toAcc(Y[I]);
+        Ws[K] = W ? toAcc(W[I]) : A(1);
+      }
+    }
+#pragma unroll
+    for (int K = 0; K < kReduceUnroll; ++K) {
+      if (First + K * Stride < N) {
+        A L = bceLoss(Xs[K], Ys[K], Flag);
+        if (W)
+          L *= Ws[K];
+        Sum += static_cast<double>(L);
+      }
+    }
   }
   Sum = blockReduceSum(Sum, Shared);
   if (threadIdx.x == 0)
     Partial[blockIdx.x] = Sum;
 }
 
-/// One thread: the blocks' sums in order, the mean if asked, into Out.
+/// One block of kThreads: the blocks' sums, thread t adding sums t,
+/// t + kThreads, ... and blockReduceSum's fixed tree the threads'; the
+/// mean if asked, into Out.
 template <typename T>
 __global__ void bceFinishKernel(const double *Partial, int Blocks, int64_t N,
                                 bool Mean, T *Out) {
+  __shared__ double Shared[32];
   double Total = 0;
-  for (int B = 0; B < Blocks; ++B)
+  for (int B = threadIdx.x; B < Blocks; B += blockDim.x)
     Total += Partial[B];
+  Total = blockReduceSum(Total, Shared);
   // The mean of no elements is NaN, as torch.mean's.
-  *Out = fromAcc<T>(Mean ? Total / double(N) : Total);
+  if (threadIdx.x == 0)
+    *Out = fromAcc<T>(Mean ? Total / double(N) : Total);
 }
 
 void throwIfRaised(const DeviceErrorFlag &Flag) {
@@ -149,9 +179,9 @@ SK_IMPL_FUNC(binary_cross_entropy_out_cuda)
             devicePtr<T>(X), devicePtr<T>(Y),
             W.defined() ? devicePtr<T>(W) : nullptr, N, P, Flag.get());
         SK_CUDA_KERNEL_LAUNCH_CHECK();
-        bceFinishKernel<D><<<1, 1, 0, Stream>>>(P, kReduceBlocks, N,
-                                                reduction == kReductionMean,
-                                                devicePtr<T>(out));
+        bceFinishKernel<D><<<1, kThreads, 0, Stream>>>(
+            P, kReduceBlocks, N, reduction == kReductionMean,
+            devicePtr<T>(out));
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   throwIfRaised(Flag);

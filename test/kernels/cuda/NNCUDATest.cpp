@@ -46,9 +46,13 @@ TEST_P(FloatingCUDATest, Softmax_MatchesCPUAlongEveryDim) {
     }
   }
   // Rows of every register budget of the one-warp kernel, and past it (one
-  // block per row); each with a row of NaN, of -inf, and holding +inf.
+  // block per row): unaligned (1025), in shared memory (3000), in more
+  // than the 48 KB a kernel gets unasked (32000), and longer than shared
+  // memory holds for 4- and 8-byte dtypes (60000). Each with a row of NaN,
+  // of -inf, and holding +inf.
   const double Inf = std::numeric_limits<double>::infinity();
-  for (int64_t Length : {1, 31, 33, 100, 257, 1000, 1024, 1025, 3000}) {
+  for (int64_t Length :
+       {1, 31, 33, 100, 257, 1000, 1024, 1025, 3000, 32000, 60000}) {
     SCOPED_TRACE(Length);
     Tensor Rows = randomCPU({5, Length}, Dtype, 3, -8, 8);
     Rows.select(0, 1).select(0, Length - 1).fill_(std::nan(""));
@@ -58,6 +62,9 @@ TEST_P(FloatingCUDATest, Softmax_MatchesCPUAlongEveryDim) {
                 sk::_softmax(Rows, 1, false));
     expectClose(sk::_log_softmax(toCUDA(Rows), 1, false),
                 sk::_log_softmax(Rows, 1, false));
+    if (Dtype == kHalf || Dtype == kBFloat16)
+      expectClose(sk::_softmax(toCUDA(Rows), 1, true),
+                  sk::_softmax(Rows, 1, true), 1e-5);
   }
   Tensor X = randomCPU({6, 5}, Dtype, 2);
   expectClose(sk::_softmax(toCUDA(X).t(), 1, false),

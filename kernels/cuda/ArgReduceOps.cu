@@ -40,13 +40,15 @@ template <typename T> __device__ inline bool isNan(T X) {
     return false;
 }
 
-/// The element at a linear index of the laid-out input, with its index in
-/// its segment.
+/// The element at a linear index of the laid-out input, with that index.
+/// Within a segment the linear index orders elements as the index in the
+/// segment does, so the reduction compares these and splitPairs subtracts
+/// the segment's start: a 64-bit `I % Length` per element is a long
+/// sequence of instructions on a GPU.
 template <typename T> struct MakePair {
   const T *Data;
-  int64_t Length;
   __host__ __device__ ArgPair<T> operator()(int64_t I) const {
-    return {Data[I], I % Length};
+    return {Data[I], I};
   }
 };
 
@@ -68,15 +70,17 @@ template <bool IsMax> struct ArgCombine {
   }
 };
 
+/// Values[s] and Indices[s] from segment s's pair, its index made relative
+/// to the segment's start, s * \p Length.
 template <typename T>
-__global__ void splitPairs(const ArgPair<T> *Pairs, int64_t N, T *Values,
-                           int64_t *Indices) {
+__global__ void splitPairs(const ArgPair<T> *Pairs, int64_t N, int64_t Length,
+                           T *Values, int64_t *Indices) {
   int64_t I = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (I >= N)
     return;
   if (Values)
     Values[I] = Pairs[I].Value;
-  Indices[I] = Pairs[I].Index;
+  Indices[I] = Pairs[I].Index - I * Length;
 }
 
 /// The first extremum of \p Self over \p Mask: its value into \p Values
@@ -98,8 +102,7 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
       auto *PairsPtr = static_cast<ArgPair<acc_t> *>(Pairs.get());
       auto Input = thrust::make_transform_iterator(
           thrust::make_counting_iterator<int64_t>(0),
-          MakePair<acc_t>{static_cast<const acc_t *>(In.Data.data_ptr()),
-                          In.SegmentLength});
+          MakePair<acc_t>{static_cast<const acc_t *>(In.Data.data_ptr())});
       acc_t Worst;
       if constexpr (std::is_floating_point_v<acc_t>)
         Worst = IsMax ? -Limits::infinity() : Limits::infinity();
@@ -115,7 +118,7 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
       int64_t Blocks = cuda::blocksFor(In.Segments, cuda::kThreads, 1);
       splitPairs<<<static_cast<unsigned>(Blocks), cuda::kThreads, 0,
                    cuda::getCurrentCUDAStream()>>>(
-          PairsPtr, In.Segments,
+          PairsPtr, In.Segments, In.SegmentLength,
           Vals.defined() ? static_cast<acc_t *>(Vals.data_ptr()) : nullptr,
           static_cast<int64_t *>(Idx.data_ptr()));
       SK_CUDA_KERNEL_LAUNCH_CHECK();

@@ -8,7 +8,7 @@
 /// What the CUDA impls of the linear algebra, indexing, tensor list and NN
 /// families share: the device type of a dtype (sk::Half is __half's bits),
 /// conversions to and from the accumulation type, launch sizes, block
-/// reductions, the strided geometry of a tensor as a kernel argument, a
+/// reductions, the shape of a tensor as a kernel argument, a
 /// device-side error flag, the row gather of embedding and index_select,
 /// and a contiguous stand-in for an out= tensor of other strides.
 ///
@@ -194,48 +194,33 @@ inline int reduceThreads(int64_t N) {
   return T;
 }
 
-//===--- Strided geometry -------------------------------------------------===//
+//===--- Shapes -----------------------------------------------------------===//
 
 /// PyTorch's MAX_DIMS, as the elementwise launcher's.
 using cuda::kMaxDims;
 
-/// The sizes of an iteration space of up to kMaxDims dimensions, and the
-/// element strides of up to N tensors over it, by value as a kernel
-/// argument.
-template <int N> struct StridedGeometry {
+/// The sizes of a tensor of up to kMaxDims dimensions, by value as a kernel
+/// argument. (Offsets of strided operands come from an OffsetCalculator,
+/// OffsetCalculator.h.)
+struct KernelShape {
   int Rank;
   int64_t Sizes[kMaxDims];
-  int64_t Strides[N][kMaxDims];
-
-  /// The element offset in each tensor of the \p Linear-th element in
-  /// row-major order.
-  __device__ void offsets(int64_t Linear, int64_t (&Out)[N]) const {
-    for (int I = 0; I < N; ++I)
-      Out[I] = 0;
-    for (int D = Rank - 1; D >= 0; --D) {
-      int64_t Coord = Linear % Sizes[D];
-      Linear /= Sizes[D];
-      for (int I = 0; I < N; ++I)
-        Out[I] += Coord * Strides[I][D];
-    }
-  }
 };
 
-/// The geometry of \p Sizes and the strides of \p Tensors (each with the
-/// rank of Sizes).
-template <int N>
-StridedGeometry<N> stridedGeometry(IntArrayRef Sizes,
-                                   const Tensor *const (&Tensors)[N]) {
+/// Fails unless \p Sizes has at most kMaxDims dimensions.
+inline void checkKernelDims(IntArrayRef Sizes) {
   SK_CHECK(Sizes.size() <= size_t(kMaxDims), "CUDA kernels support at most ",
            kMaxDims, " dimensions, but got ", Sizes.size());
-  StridedGeometry<N> G{};
-  G.Rank = static_cast<int>(Sizes.size());
-  for (int D = 0; D < G.Rank; ++D) {
-    G.Sizes[D] = Sizes[D];
-    for (int I = 0; I < N; ++I)
-      G.Strides[I][D] = Tensors[I]->stride(D);
-  }
-  return G;
+}
+
+/// The KernelShape of \p Sizes.
+inline KernelShape kernelShape(IntArrayRef Sizes) {
+  checkKernelDims(Sizes);
+  KernelShape S{};
+  S.Rank = static_cast<int>(Sizes.size());
+  for (int D = 0; D < S.Rank; ++D)
+    S.Sizes[D] = Sizes[D];
+  return S;
 }
 
 //===--- Device error flag ------------------------------------------------===//

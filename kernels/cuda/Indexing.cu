@@ -64,15 +64,19 @@ struct GatherSpec {
   bool WrapNegative;
 };
 
-template <typename Word, typename IndexT>
+/// Out[l] = Src at the index that Index holds for element l, for the
+/// elements l of Out in row-major order. \p Calc gives the element offsets
+/// of Out, Src and Index, in 32 bits where they fit (IntDivider: a 64-bit
+/// division per dimension and element is a long instruction sequence on a
+/// GPU).
+template <typename Word, typename IndexT, typename OffT>
 __global__ void gatherKernel(Word *Out, const Word *Src, const IndexT *Index,
-                             StridedGeometry<3> G, int64_t N, int64_t DimSize,
-                             int64_t DimStride, bool WrapNegative,
-                             unsigned long long *Flag) {
-  for (int64_t L = globalIndex(); L < N; L += gridStride()) {
-    int64_t Off[3];
-    G.offsets(L, Off);
-    int64_t Idx = static_cast<int64_t>(Index[Off[2]]);
+                             cuda::OffsetCalculator<3, OffT> Calc, OffT N,
+                             int64_t DimSize, int64_t DimStride,
+                             bool WrapNegative, unsigned long long *Flag) {
+  for (OffT L = OffT(globalIndex()); L < N; L += OffT(gridStride())) {
+    cuda::OperandOffsets<3, OffT> Off = Calc.get(L);
+    int64_t Idx = static_cast<int64_t>(Index[Off.V[2]]);
     if (Idx < 0 || Idx >= DimSize) {
       if (!WrapNegative || Idx < -DimSize || Idx >= DimSize) {
         raiseError(Flag, 1, Idx);
@@ -80,7 +84,7 @@ __global__ void gatherKernel(Word *Out, const Word *Src, const IndexT *Index,
       }
       Idx += DimSize;
     }
-    Out[Off[0]] = Src[Off[1] + Idx * DimStride];
+    Out[Off.V[0]] = Src[int64_t(Off.V[1]) + Idx * DimStride];
   }
 }
 
@@ -104,15 +108,28 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
                  Flag.get());
       return;
     }
-    const Tensor *Operands[3] = {&Out, &Src, &Index};
-    StridedGeometry<3> G = stridedGeometry<3>(Out.sizes(), Operands);
+    checkKernelDims(Out.sizes());
+    int Rank = static_cast<int>(Out.dim());
+    const int64_t *Strides[3] = {Out.strides().data(), Src.strides().data(),
+                                 Index.strides().data()};
+    bool Fits32 = fitsInt32GridIndex(N) &&
+                  cuda::offsetsFitInt32(Rank, Out.sizes().data(), 3, Strides);
     dispatchElementSize(Out.scalar_type(), [&](auto Tag) {
       using Word = decltype(Tag);
-      gatherKernel<Word, IndexT>
-          <<<blocksFor(N), kThreads, 0, currentStream()>>>(
-              static_cast<Word *>(Out.data_ptr()),
-              static_cast<const Word *>(Src.data_ptr()), Indices, G, N,
-              S.DimSize, S.DimStride, S.WrapNegative, Flag.get());
+      auto Launch = [&](auto OffTag) {
+        using OffT = decltype(OffTag);
+        gatherKernel<Word, IndexT, OffT>
+            <<<blocksFor(N), kThreads, 0, currentStream()>>>(
+                static_cast<Word *>(Out.data_ptr()),
+                static_cast<const Word *>(Src.data_ptr()), Indices,
+                cuda::makeRowMajorOffsetCalculator<3, OffT>(
+                    Rank, Out.sizes().data(), Strides),
+                OffT(N), S.DimSize, S.DimStride, S.WrapNegative, Flag.get());
+      };
+      if (Fits32)
+        Launch(int32_t());
+      else
+        Launch(int64_t());
       SK_CUDA_KERNEL_LAUNCH_CHECK();
     });
   };
@@ -162,10 +179,10 @@ void selectFlagged(InputIt In, FlagIt Flags, OutputIt Out, int64_t N) {
                                            NumSelected, N, Stream));
 }
 
-/// Row i of \p Out = the multi-index, for an input of the sizes in \p G,
-/// of the row-major index Linear[i].
+/// Row i of \p Out = the multi-index, for an input of shape \p G, of the
+/// row-major index Linear[i].
 __global__ void unravelKernel(int64_t *Out, int64_t RowStride,
-                              int64_t ColStride, StridedGeometry<1> G,
+                              int64_t ColStride, KernelShape G,
                               const int64_t *Linear, int64_t Rows) {
   for (int64_t R = globalIndex(); R < Rows; R += gridStride()) {
     int64_t *Row = Out + R * RowStride;
@@ -255,10 +272,9 @@ SK_IMPL_FUNC(nonzero_out_cuda)(const Tensor &self, const Tensor &out) {
                     self.numel());
     });
   });
-  const Tensor *Operands[1] = {&self};
-  StridedGeometry<1> G = stridedGeometry<1>(self.sizes(), Operands);
   unravelKernel<<<blocksFor(Rows), kThreads, 0, currentStream()>>>(
-      out.data_ptr<int64_t>(), out.stride(0), out.stride(1), G, Indices, Rows);
+      out.data_ptr<int64_t>(), out.stride(0), out.stride(1),
+      kernelShape(self.sizes()), Indices, Rows);
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 

@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The index math of the CUDA elementwise launcher (Loops.cuh): an
-/// OffsetCalculator turns the linear index of an element of a
-/// TensorIterator's iteration space into the byte offset of that element in
-/// every operand, for any shape, broadcasting (stride 0) and strides. It is
+/// The index math of the CUDA elementwise launcher (Loops.cuh) and of the
+/// kernels that walk strided operands (the gather of Indexing.cu): an
+/// OffsetCalculator turns the linear index of an element of an iteration
+/// space into the offset of that element in every operand, for any shape,
+/// broadcasting (stride 0) and strides. It is
 /// templated on the index type so that iterations whose offsets fit in 32
 /// bits divide in 32 bits, by a multiply and a shift (IntDivider; ATen's
 /// OffsetCalculator.cuh and IntegerDivider.cuh). Plain C++ as well as
@@ -116,6 +117,45 @@ template <int NArgs, typename IndexT> struct OffsetCalculator {
     return Out;
   }
 };
+
+/// An OffsetCalculator whose linear index numbers the elements of a shape
+/// in row-major order, the last of \p NumDims \p Sizes fastest (as the
+/// CUDA kernels outside the elementwise launcher number them), for
+/// operands of strides \p Strides[Arg] (elements or bytes: the offsets
+/// are in the same unit).
+template <int NArgs, typename IndexT>
+OffsetCalculator<NArgs, IndexT>
+makeRowMajorOffsetCalculator(int NumDims, const int64_t *Sizes,
+                             const int64_t *const *Strides) {
+  int64_t Reversed[kMaxDims];
+  int64_t ReversedStrides[NArgs][kMaxDims];
+  const int64_t *Columns[NArgs];
+  for (int D = 0; D < NumDims; ++D) {
+    Reversed[D] = Sizes[NumDims - 1 - D];
+    for (int Arg = 0; Arg < NArgs; ++Arg)
+      ReversedStrides[Arg][D] = Strides[Arg][NumDims - 1 - D];
+  }
+  for (int Arg = 0; Arg < NArgs; ++Arg)
+    Columns[Arg] = ReversedStrides[Arg];
+  return OffsetCalculator<NArgs, IndexT>(NumDims, Reversed, Columns);
+}
+
+/// Whether every offset of \p NArgs operands of strides \p Strides[Arg]
+/// (non-negative) over \p NumDims \p Sizes fits in int32_t.
+inline bool offsetsFitInt32(int NumDims, const int64_t *Sizes, int NArgs,
+                            const int64_t *const *Strides) {
+  for (int Arg = 0; Arg < NArgs; ++Arg) {
+    int64_t Last = 0;
+    for (int D = 0; D < NumDims; ++D) {
+      if (Sizes[D] == 0)
+        return true; // No element, so no offset.
+      Last += (Sizes[D] - 1) * Strides[Arg][D];
+      if (Last > INT32_MAX)
+        return false;
+    }
+  }
+  return true;
+}
 
 /// The number of blocks of \p Threads threads, each handling \p PerThread
 /// elements, that cover \p N elements.

@@ -87,6 +87,40 @@ TEST(CUDALauncherTest, OffsetCalculator64_HandlesOffsetsBeyond32Bits) {
   EXPECT_EQ(Calc.get(Last).V[0], 4 + 8 * ((int64_t(3) << 30) - 1));
 }
 
+TEST(CUDALauncherTest, RowMajorOffsetCalculator_NumbersTheLastDimFastest) {
+  // A [2, 3, 4] iteration: a contiguous operand, a transposed one and one
+  // broadcast along dim 1, in elements.
+  std::vector<int64_t> Sizes = {2, 3, 4};
+  std::vector<int64_t> Contiguous = {12, 4, 1}, Transposed = {1, 2, 6},
+                       Broadcast = {4, 0, 1};
+  const int64_t *Strides[3] = {Contiguous.data(), Transposed.data(),
+                               Broadcast.data()};
+  auto Calc =
+      cuda::makeRowMajorOffsetCalculator<3, int32_t>(3, Sizes.data(), Strides);
+  int32_t L = 0;
+  for (int64_t I = 0; I < 2; ++I)
+    for (int64_t J = 0; J < 3; ++J)
+      for (int64_t K = 0; K < 4; ++K, ++L) {
+        auto Off = Calc.get(L);
+        EXPECT_EQ(Off.V[0], I * 12 + J * 4 + K) << L;
+        EXPECT_EQ(Off.V[1], I * 1 + J * 2 + K * 6) << L;
+        EXPECT_EQ(Off.V[2], I * 4 + K) << L;
+      }
+}
+
+TEST(CUDALauncherTest, OffsetsFitInt32_UpToTheLastElement) {
+  std::vector<int64_t> Sizes = {2, int64_t(1) << 30};
+  std::vector<int64_t> Rows = {int64_t(1) << 30, 1}, Wide = {0, 3};
+  const int64_t *Fits[1] = {Rows.data()};
+  // The last element is at 2^30 + 2^30 - 1 = INT32_MAX.
+  EXPECT_TRUE(cuda::offsetsFitInt32(2, Sizes.data(), 1, Fits));
+  const int64_t *TooFar[2] = {Rows.data(), Wide.data()};
+  EXPECT_FALSE(cuda::offsetsFitInt32(2, Sizes.data(), 2, TooFar));
+  // No element, no offset.
+  std::vector<int64_t> Empty = {0, int64_t(1) << 40};
+  EXPECT_TRUE(cuda::offsetsFitInt32(2, Empty.data(), 2, TooFar));
+}
+
 TEST(CUDALauncherTest, IntDivider32_DividesExactlyBelow2To31) {
   std::vector<int32_t> Divisors = {1,
                                    2,

@@ -96,6 +96,8 @@ void catInto(TensorList Tensors, int64_t Dim, const Tensor &Out) {
     size_t RowBytes = static_cast<size_t>(Sizes[Dim] * Inner * ElemSize);
     for (const cuda::CatInput &In : Inputs) {
       auto Bytes = static_cast<size_t>(In.ChunkBytes);
+      if (Bytes == 0)
+        continue;
       SK_CUDA_CHECK(cudaMemcpy2DAsync(
           Dst, RowBytes, In.Src, Bytes, Bytes, static_cast<size_t>(Outer),
           cudaMemcpyDeviceToDevice, currentStream()));

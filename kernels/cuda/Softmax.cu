@@ -282,13 +282,12 @@ void launchSoftmax(const Tensor &In, const Tensor &Out, int64_t Outer,
   if (Inner == 1 && Dim <= kMaxWarpRow) {
     launchWarpRows(devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log,
                    Stream);
-  } else if (Inner == 1 &&
-             launchSmemRows(devicePtr<InT>(In), devicePtr<OutT>(Out), Outer,
-                            Dim, Log, Stream)) {
   } else if (Inner == 1) {
-    softmaxRowsKernel<I, O>
-        <<<blocksFor(Outer, 1), reduceThreads(Dim), 0, Stream>>>(
-            devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log);
+    if (!launchSmemRows(devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim,
+                        Log, Stream))
+      softmaxRowsKernel<I, O>
+          <<<blocksFor(Outer, 1), reduceThreads(Dim), 0, Stream>>>(
+              devicePtr<InT>(In), devicePtr<OutT>(Out), Outer, Dim, Log);
   } else {
     softmaxColumnsKernel<I, O>
         <<<blocksFor(Outer * Inner), kThreads, 0, Stream>>>(

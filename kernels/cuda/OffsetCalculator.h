@@ -144,11 +144,12 @@ makeRowMajorOffsetCalculator(int NumDims, const int64_t *Sizes,
 /// (non-negative) over \p NumDims \p Sizes fits in int32_t.
 inline bool offsetsFitInt32(int NumDims, const int64_t *Sizes, int NArgs,
                             const int64_t *const *Strides) {
+  for (int D = 0; D < NumDims; ++D)
+    if (Sizes[D] == 0)
+      return true; // No element, so no offset.
   for (int Arg = 0; Arg < NArgs; ++Arg) {
     int64_t Last = 0;
     for (int D = 0; D < NumDims; ++D) {
-      if (Sizes[D] == 0)
-        return true; // No element, so no offset.
       Last += (Sizes[D] - 1) * Strides[Arg][D];
       if (Last > INT32_MAX)
         return false;

@@ -116,9 +116,11 @@ TEST(CUDALauncherTest, OffsetsFitInt32_UpToTheLastElement) {
   EXPECT_TRUE(cuda::offsetsFitInt32(2, Sizes.data(), 1, Fits));
   const int64_t *TooFar[2] = {Rows.data(), Wide.data()};
   EXPECT_FALSE(cuda::offsetsFitInt32(2, Sizes.data(), 2, TooFar));
-  // No element, no offset.
+  // No element, no offset, wherever the empty dimension is.
   std::vector<int64_t> Empty = {0, int64_t(1) << 40};
   EXPECT_TRUE(cuda::offsetsFitInt32(2, Empty.data(), 2, TooFar));
+  std::vector<int64_t> EmptyLast = {int64_t(1) << 40, 0};
+  EXPECT_TRUE(cuda::offsetsFitInt32(2, EmptyLast.data(), 2, TooFar));
 }
 
 TEST(CUDALauncherTest, IntDivider32_DividesExactlyBelow2To31) {

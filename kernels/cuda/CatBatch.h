@@ -13,8 +13,8 @@
 /// UnitBytes, the widest of 16, 8, 4, 2 and 1 that every address and
 /// length allows. A unit's row and column in the output come from one
 /// division by the chunk's length (IntDivider). It replaces one
-/// cudaMemcpy2DAsync per input, with which stack along dim 1 took twice
-/// PyTorch's time (docs/performance.md).
+/// cudaMemcpy2DAsync per input: a launch each, and a strided walk by the
+/// copy engines (docs/performance.md has what that cost).
 ///
 /// Plain C++ as well as CUDA, so that the host tests check the plan and
 /// the mapping without a GPU.

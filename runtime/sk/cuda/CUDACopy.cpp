@@ -46,6 +46,7 @@
 #include "sk/cuda/CUDAGuard.h"
 #include "sk/cuda/CUDAKernels.h"
 #include "sk/cuda/CUDAStream.h"
+#include "sk/cuda/CUDAStridedShape.h"
 
 #include "sk/core/EmptyTensor.h"
 #include "sk/iter/CopyBytes.h"
@@ -54,6 +55,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 namespace sk {
 namespace cuda {
@@ -205,44 +207,25 @@ static Tensor hostImage(const Tensor &T) {
   return Buffer.as_strided(T.sizes(), T.strides(), 0);
 }
 
-detail::CopyGeometry detail::makeCopyGeometry(const Tensor &Dst,
+detail::StridedShape<2> detail::makeCopyShape(const Tensor &Dst,
                                               const Tensor &Src) {
-  CopyGeometry G;
-  for (int64_t D = 0; D != Dst.dim(); ++D) {
-    int64_t Size = Dst.sizes()[D];
-    if (Size == 1)
-      continue;
-    int64_t DstStride = Dst.strides()[D], SrcStride = Src.strides()[D];
-    if (G.Rank != 0) {
-      int Last = G.Rank - 1;
-      // The outer dimension Last steps over exactly one run of this one.
-      if (G.DstStrides[Last] == Size * DstStride &&
-          G.SrcStrides[Last] == Size * SrcStride) {
-        G.Sizes[Last] *= Size;
-        G.DstStrides[Last] = DstStride;
-        G.SrcStrides[Last] = SrcStride;
-        continue;
-      }
-    }
-    SK_CHECK(G.Rank != kMaxCopyDims, "copy_(): CUDA tensors with more than ",
-             kMaxCopyDims, " dimensions that cannot be merged are not ",
-             "supported (sizes ", Dst.sizes(), ", strides ", Dst.strides(),
-             " and ", Src.strides(), ")");
-    G.Sizes[G.Rank] = Size;
-    G.DstStrides[G.Rank] = DstStride;
-    G.SrcStrides[G.Rank] = SrcStride;
-    ++G.Rank;
-  }
-  return G;
+  const int64_t *Strides[] = {Dst.strides().data(), Src.strides().data()};
+  std::optional<StridedShape<2>> Shape =
+      coalesceStridedShape<2>(Dst.dim(), Dst.sizes().data(), Strides);
+  SK_CHECK(Shape, "copy_(): CUDA tensors with more than ", kMaxStridedDims,
+           " dimensions that cannot be merged are not supported (sizes ",
+           Dst.sizes(), ", strides ", Dst.strides(), " and ", Src.strides(),
+           ")");
+  return *Shape;
 }
 
 /// Dst = Src, two tensors of device \p Dev that do not overlap, by the
 /// copy kernel.
 static void copyOnDevice(const Tensor &Src, const Tensor &Dst, Device Dev) {
-  detail::CopyGeometry G = detail::makeCopyGeometry(Dst, Src);
+  detail::StridedShape<2> Shape = detail::makeCopyShape(Dst, Src);
   CUDAGuard Guard(Dev);
   detail::launchCopy(Dst.data_ptr(), Dst.dtype(), Src.data_ptr(), Src.dtype(),
-                     G, Dst.numel(), getCurrentCUDAStream(Dev.index()));
+                     Shape, Dst.numel(), getCurrentCUDAStream(Dev.index()));
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
@@ -341,14 +324,11 @@ void native::fill_cuda(Tensor &Self, const Scalar &Value) {
     SK_CUDA_KERNEL_LAUNCH_CHECK();
     return;
   }
-  if (Self.dim() <= detail::kMaxFillDims) {
-    detail::FillGeometry G;
-    G.Rank = static_cast<int>(Self.dim());
-    for (int D = 0; D != G.Rank; ++D) {
-      G.Sizes[D] = Self.sizes()[D];
-      G.Strides[D] = Self.strides()[D];
-    }
-    detail::launchFillStrided(Self.data_ptr(), G, Self.numel(), ItemSize,
+  const int64_t *Strides[] = {Self.strides().data()};
+  if (std::optional<detail::StridedShape<1>> Shape =
+          detail::coalesceStridedShape<1>(Self.dim(), Self.sizes().data(),
+                                          Strides)) {
+    detail::launchFillStrided(Self.data_ptr(), *Shape, Self.numel(), ItemSize,
                               Pattern, Stream);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
     return;

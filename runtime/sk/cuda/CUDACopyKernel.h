@@ -19,6 +19,7 @@
 
 #include "sk/core/ScalarType.h"
 #include "sk/core/Tensor.h"
+#include "sk/cuda/CUDAStridedShape.h"
 
 #include <cuda_runtime_api.h>
 
@@ -28,29 +29,16 @@ namespace sk {
 namespace cuda {
 namespace detail {
 
-/// The most dimensions a CopyGeometry holds, after coalescing (PyTorch's
-/// OffsetCalculator takes as many).
-constexpr int kMaxCopyDims = 25;
+/// The shape of copying \p Src into \p Dst (of the same sizes), operand 0
+/// the destination and 1 the source (coalesceStridedShape). Throws when
+/// more than kMaxStridedDims dimensions are left.
+StridedShape<2> makeCopyShape(const Tensor &Dst, const Tensor &Src);
 
-/// The sizes of a copy and both sides' strides, in elements, innermost
-/// dimension last.
-struct CopyGeometry {
-  int Rank = 0;
-  int64_t Sizes[kMaxCopyDims] = {};
-  int64_t DstStrides[kMaxCopyDims] = {};
-  int64_t SrcStrides[kMaxCopyDims] = {};
-};
-
-/// The geometry of copying \p Src into \p Dst (of the same sizes):
-/// dimensions of size 1 dropped, and each dimension merged into the one
-/// outside it where both sides step through it as one run. Throws when
-/// more than kMaxCopyDims are left.
-CopyGeometry makeCopyGeometry(const Tensor &Dst, const Tensor &Src);
-
-/// Copies the \p N elements \p G describes from \p Src (of \p SrcDtype)
-/// into \p Dst (of \p DstDtype), on \p Stream. The two must not overlap.
+/// Copies the \p N elements \p Shape describes from \p Src (of
+/// \p SrcDtype) into \p Dst (of \p DstDtype), on \p Stream. The two must
+/// not overlap.
 void launchCopy(void *Dst, ScalarType DstDtype, const void *Src,
-                ScalarType SrcDtype, const CopyGeometry &G, int64_t N,
+                ScalarType SrcDtype, const StridedShape<2> &Shape, int64_t N,
                 cudaStream_t Stream);
 
 } // namespace detail

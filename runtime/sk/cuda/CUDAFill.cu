@@ -7,8 +7,9 @@
 /// \file
 /// Grid-stride loops that store one element's bytes everywhere (CUDAFill.h).
 /// Errors of the launch are reported by the caller's
-/// SK_CUDA_KERNEL_LAUNCH_CHECK: this file includes no runtime header, so
-/// that nvcc compiles only what runs on the device.
+/// SK_CUDA_KERNEL_LAUNCH_CHECK: this file includes no runtime header but
+/// the strided shape's, so that nvcc compiles only what runs on the
+/// device.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -27,18 +28,14 @@ template <typename T> __global__ void fillKernel(T *Data, int64_t N, T Value) {
     Data[I] = Value;
 }
 
-template <typename T>
-__global__ void fillStridedKernel(T *Data, FillGeometry G, int64_t N, T Value) {
-  for (int64_t I = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; I < N;
-       I += int64_t(gridDim.x) * blockDim.x) {
-    // The element's offset: the linear index split over the sizes,
-    // innermost dimension last.
-    int64_t Rest = I, Offset = 0;
-    for (int D = G.Rank - 1; D >= 0; --D) {
-      Offset += (Rest % G.Sizes[D]) * G.Strides[D];
-      Rest /= G.Sizes[D];
-    }
-    Data[Offset] = Value;
+template <typename T, typename Index>
+__global__ void fillStridedKernel(T *Data, StridedShape<1> Shape, Index N,
+                                  T Value) {
+  for (Index I = blockIdx.x * Index(blockDim.x) + threadIdx.x; I < N;
+       I += Index(gridDim.x) * blockDim.x) {
+    Index Offset[1];
+    Shape.offsets(I, Offset);
+    Data[Offset[0]] = Value;
   }
 }
 
@@ -49,10 +46,16 @@ void launch(void *Data, int64_t N, uint64_t Pattern, cudaStream_t Stream) {
 }
 
 template <typename T>
-void launchStrided(void *Data, const FillGeometry &G, int64_t N,
+void launchStrided(void *Data, const StridedShape<1> &Shape, int64_t N,
                    uint64_t Pattern, cudaStream_t Stream) {
-  fillStridedKernel<T><<<gridStrideBlocks(N), kGridStrideThreads, 0, Stream>>>(
-      static_cast<T *>(Data), G, N, static_cast<T>(Pattern));
+  int Blocks = gridStrideBlocks(N);
+  T Value = static_cast<T>(Pattern);
+  if (Shape.fitsInt32(N))
+    fillStridedKernel<T, uint32_t><<<Blocks, kGridStrideThreads, 0, Stream>>>(
+        static_cast<T *>(Data), Shape, static_cast<uint32_t>(N), Value);
+  else
+    fillStridedKernel<T, int64_t><<<Blocks, kGridStrideThreads, 0, Stream>>>(
+        static_cast<T *>(Data), Shape, N, Value);
 }
 
 } // namespace
@@ -73,20 +76,20 @@ void launchFill(void *Data, int64_t N, unsigned ElemSize, uint64_t Pattern,
   }
 }
 
-void launchFillStrided(void *Data, const FillGeometry &G, int64_t N,
+void launchFillStrided(void *Data, const StridedShape<1> &Shape, int64_t N,
                        unsigned ElemSize, uint64_t Pattern,
                        cudaStream_t Stream) {
   if (N <= 0)
     return;
   switch (ElemSize) {
   case 1:
-    return launchStrided<uint8_t>(Data, G, N, Pattern, Stream);
+    return launchStrided<uint8_t>(Data, Shape, N, Pattern, Stream);
   case 2:
-    return launchStrided<uint16_t>(Data, G, N, Pattern, Stream);
+    return launchStrided<uint16_t>(Data, Shape, N, Pattern, Stream);
   case 4:
-    return launchStrided<uint32_t>(Data, G, N, Pattern, Stream);
+    return launchStrided<uint32_t>(Data, Shape, N, Pattern, Stream);
   default:
-    return launchStrided<uint64_t>(Data, G, N, Pattern, Stream);
+    return launchStrided<uint64_t>(Data, Shape, N, Pattern, Stream);
   }
 }
 

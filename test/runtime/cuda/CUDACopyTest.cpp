@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 using namespace sk;
 using test::valuesOf;
@@ -157,29 +159,78 @@ TEST_F(CUDACopyTest, FillAndZero_OnDenseAndStridedTensors) {
 
 namespace {
 
-/// The geometry of a copy is host code: it runs without a GPU.
-TEST(CUDACopyGeometryTest, MergesWhatBothSidesStepThroughAlike) {
+using cuda::detail::StridedShape;
+
+std::vector<int64_t> stridesOf(const StridedShape<2> &S, int Op) {
+  return std::vector<int64_t>(S.Strides[Op], S.Strides[Op] + S.Rank);
+}
+
+/// The shape of a copy is host code: it runs without a GPU.
+TEST(CUDAStridedShapeTest, MergesWhatBothSidesStepThroughAlike) {
   Tensor Dst = empty({4, 5, 6}, kFloat);
   // Contiguous into contiguous: one dimension.
-  cuda::detail::CopyGeometry G = cuda::detail::makeCopyGeometry(Dst, Dst);
-  ASSERT_EQ(G.Rank, 1);
-  EXPECT_EQ(G.Sizes[0], 120);
-  EXPECT_EQ(G.DstStrides[0], 1);
+  StridedShape<2> S = cuda::detail::makeCopyShape(Dst, Dst);
+  ASSERT_EQ(S.Rank, 1);
+  EXPECT_EQ(S.Sizes[0], 120);
+  EXPECT_EQ(S.Strides[0][0], 1);
   // A source transposed in its last two dimensions: the first cannot merge
   // on the source's side.
   Tensor Src = empty({4, 6, 5}, kFloat).transpose(1, 2);
-  G = cuda::detail::makeCopyGeometry(Dst, Src);
-  ASSERT_EQ(G.Rank, 3);
-  EXPECT_EQ((std::vector<int64_t>(G.SrcStrides, G.SrcStrides + 3)),
-            (std::vector<int64_t>{30, 1, 5}));
+  S = cuda::detail::makeCopyShape(Dst, Src);
+  ASSERT_EQ(S.Rank, 3);
+  EXPECT_EQ(stridesOf(S, 1), (std::vector<int64_t>{30, 1, 5}));
   // Dimensions of size 1 drop out; a broadcast stays a stride of 0.
   Tensor Row = empty({1, 6}, kFloat).expand({5, 6});
-  G = cuda::detail::makeCopyGeometry(empty({1, 5, 6}, kFloat),
-                                     Row.unsqueeze(0));
-  ASSERT_EQ(G.Rank, 2);
-  EXPECT_EQ(G.Sizes[0], 5);
-  EXPECT_EQ(G.SrcStrides[0], 0);
-  EXPECT_EQ(G.DstStrides[0], 6);
+  S = cuda::detail::makeCopyShape(empty({1, 5, 6}, kFloat), Row.unsqueeze(0));
+  ASSERT_EQ(S.Rank, 2);
+  EXPECT_EQ(S.Sizes[0], 5);
+  EXPECT_EQ(stridesOf(S, 1)[0], 0);
+  EXPECT_EQ(stridesOf(S, 0)[0], 6);
+}
+
+TEST(CUDAStridedShapeTest, OffsetsWalkEveryOperandInRowMajorOrder) {
+  // A [2, 3] destination and its transpose as the source: element I of the
+  // loop is (I / 3, I % 3), at I in the destination and (I % 3) * 2 + I / 3
+  // in the source.
+  Tensor Dst = empty({2, 3}, kFloat);
+  StridedShape<2> S =
+      cuda::detail::makeCopyShape(Dst, empty({3, 2}, kFloat).t());
+  for (int64_t I = 0; I != 6; ++I) {
+    int64_t Offsets[2];
+    S.offsets(I, Offsets);
+    EXPECT_EQ(Offsets[0], I);
+    EXPECT_EQ(Offsets[1], (I % 3) * 2 + I / 3);
+  }
+  uint32_t Narrow[2];
+  S.offsets(uint32_t(5), Narrow);
+  EXPECT_EQ(Narrow[1], 5u);
+}
+
+TEST(CUDAStridedShapeTest, Int32OnlyWhereEveryOffsetFits) {
+  int64_t Sizes[] = {2, 1 << 20};
+  int64_t Dense[] = {1 << 20, 1};
+  int64_t Wide[] = {int64_t(1) << 31, 1};
+  const int64_t *Fits[] = {Dense};
+  const int64_t *Overflows[] = {Wide};
+  auto Narrow = cuda::detail::coalesceStridedShape<1>(2, Sizes, Fits);
+  auto Far = cuda::detail::coalesceStridedShape<1>(2, Sizes, Overflows);
+  ASSERT_TRUE(Narrow && Far);
+  EXPECT_TRUE(Narrow->fitsInt32(2 << 20));
+  EXPECT_FALSE(Narrow->fitsInt32(int64_t(INT32_MAX) + 1));
+  EXPECT_FALSE(Far->fitsInt32(2 << 20));
+}
+
+TEST(CUDAStridedShapeTest, MoreDimensionsThanItHoldsIsNoShape) {
+  // Every other dimension reversed in stride order: nothing merges.
+  constexpr int Rank = cuda::detail::kMaxStridedDims + 1;
+  int64_t Sizes[Rank], Strides[Rank];
+  for (int D = 0; D != Rank; ++D) {
+    Sizes[D] = 2;
+    Strides[D] = int64_t(1) << (D % 2 ? Rank - D : D);
+  }
+  const int64_t *Operands[] = {Strides};
+  EXPECT_FALSE(cuda::detail::coalesceStridedShape<1>(Rank, Sizes, Operands));
+  EXPECT_TRUE(cuda::detail::coalesceStridedShape<1>(Rank - 1, Sizes, Operands));
 }
 
 } // namespace

@@ -609,6 +609,10 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
     checkReduction([](auto &X) { return sk::all(X[0]); }, D);
     checkReduction([](auto &X) { return sk::any(X[0]); }, D);
     checkReduction([](auto &X) { return sk::all(X[0], 1); }, D);
+    // Leading dims: the column kernel (Note [Column reductions on CUDA]).
+    checkReduction([](auto &X) { return sk::amax(X[0], {0}); }, D);
+    checkReduction([](auto &X) { return sk::all(X[0], 0); }, D);
+    checkReduction([](auto &X) { return sk::any(X[0], 0, true); }, D);
     checkReduction([](auto &X) { return sk::any(X[0], 2, true); }, D);
     checkReduction([](auto &X) { return sk::count_nonzero(X[0]); }, D);
     checkReduction([](auto &X) { return sk::count_nonzero(X[0], {0, 2}); }, D);
@@ -632,6 +636,12 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   // NaN propagates.
   Tensor N = fromVector(std::vector<double>{1, NAN, 3, 2}, {2, 2}, kFloat);
   checkOp([](auto &X) { return sk::amax(X[0], {1}); }, {N});
+  // Also down columns, from the first row, a middle one, the last, or none.
+  Tensor Columns = fromVector(
+      std::vector<double>{NAN, 1, 2, 0, 5, NAN, 3, 4, 9, 6, 7, NAN}, {3, 4},
+      kFloat);
+  checkOp([](auto &X) { return sk::amax(X[0], {0}); }, {Columns});
+  checkOp([](auto &X) { return sk::amin(X[0], {0}); }, {Columns});
 }
 
 TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {

@@ -61,9 +61,22 @@ __global__ void embeddingKernel(const Word *W, const IndexT *Idx, Word *Out,
   }
 }
 
+/// How many of a bag's row numbers embeddingBagKernel stages in shared
+/// memory at a time, and how many of their rows a thread loads before it
+/// combines them.
+constexpr int kStagedRows = 256;
+constexpr int kRowsInFlight = 4;
+
 /// One block per bag, threads along D. Offsets has \p NumOffsets entries;
 /// a bag without a next offset runs to \p NumIndices. Writes Out [B, D],
 /// BagSize [B] and, in max mode, MaxIdx [B, D].
+///
+/// The block first stages the bag's row numbers in shared memory, -1 for a
+/// row it skips. A thread's weight loads then wait for no index load of
+/// its own, and it issues kRowsInFlight of them before it combines any;
+/// loading the index before each row, and combining each row before the
+/// next load, made every thread wait out a memory round trip per row.
+/// Rows are still combined in the bag's order.
 template <typename T, typename IndexT>
 __global__ void
 embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1, const IndexT *Idx,
@@ -72,45 +85,67 @@ embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1, const IndexT *Idx,
                    const T *PerSample, int64_t PaddingIdx, T *Out,
                    IndexT *BagSize, IndexT *MaxIdx) {
   using A = AccType<T>;
+  __shared__ IndexT Staged[kStagedRows];
   for (int64_t Bag = blockIdx.x; Bag < NumBags; Bag += gridDim.x) {
     int64_t Start = static_cast<int64_t>(Off[Bag]);
     int64_t Stop =
         Bag + 1 < NumOffsets ? static_cast<int64_t>(Off[Bag + 1]) : NumIndices;
-    for (int64_t J = threadIdx.x; J < D; J += blockDim.x) {
+    // Every thread runs every pass (at least one, which counts the bag's
+    // rows when D is 0) and so every barrier.
+    for (int64_t J0 = 0; J0 == 0 || J0 < D; J0 += blockDim.x) {
+      int64_t J = J0 + threadIdx.x;
+      bool Active = J < D;
       A Acc = 0;
       int64_t Count = 0, ArgMax = 0;
-      for (int64_t I = Start; I < Stop; ++I) {
-        int64_t Row = static_cast<int64_t>(Idx[I]);
-        // Rows out of range are reported after the kernel.
-        if (Row == PaddingIdx || Row < 0 || Row >= Rows)
-          continue;
-        A V = toAcc(W[Row * WS0 + J * WS1]);
-        if (Mode == kModeMax) {
-          // The first row of a bag sets the maximum; NaN wins.
-          if (Count == 0 || V > Acc || V != V) {
-            Acc = V;
-            ArgMax = Row;
-          }
-        } else {
-          Acc += (PerSample ? toAcc(PerSample[I]) : A(1)) * V;
+      for (int64_t Chunk = Start; Chunk < Stop; Chunk += kStagedRows) {
+        int N = static_cast<int>(Stop - Chunk < kStagedRows ? Stop - Chunk
+                                                            : kStagedRows);
+        __syncthreads(); // The last chunk's rows are read.
+        for (int K = threadIdx.x; K < N; K += blockDim.x) {
+          int64_t Row = static_cast<int64_t>(Idx[Chunk + K]);
+          // Rows out of range are reported after the kernel.
+          bool Skip = Row == PaddingIdx || Row < 0 || Row >= Rows;
+          Staged[K] = Skip ? IndexT(-1) : static_cast<IndexT>(Row);
         }
-        ++Count;
+        __syncthreads();
+        for (int K0 = 0; K0 < N; K0 += kRowsInFlight) {
+          // All the group's loads first, then its combines.
+          int64_t Row[kRowsInFlight];
+          A V[kRowsInFlight], Scale[kRowsInFlight];
+#pragma unroll
+          for (int U = 0; U < kRowsInFlight; ++U) {
+            int K = K0 + U;
+            Row[U] = K < N ? static_cast<int64_t>(Staged[K]) : -1;
+            bool Load = Active && Row[U] >= 0;
+            V[U] = Load ? toAcc(W[Row[U] * WS0 + J * WS1]) : A(0);
+            Scale[U] = Load && PerSample ? toAcc(PerSample[Chunk + K]) : A(1);
+          }
+#pragma unroll
+          for (int U = 0; U < kRowsInFlight; ++U) {
+            if (Row[U] < 0)
+              continue;
+            if (Mode == kModeMax) {
+              // The first row of a bag sets the maximum; NaN wins.
+              if (Count == 0 || V[U] > Acc || V[U] != V[U]) {
+                Acc = V[U];
+                ArgMax = Row[U];
+              }
+            } else {
+              Acc += Scale[U] * V[U];
+            }
+            ++Count;
+          }
+        }
       }
-      if (Mode == kModeMean && Count > 0)
-        Acc /= A(Count);
-      Out[Bag * D + J] = fromAcc<T>(Acc);
-      if (Mode == kModeMax && Count > 0)
-        MaxIdx[Bag * D + J] = static_cast<IndexT>(ArgMax);
+      if (Active) {
+        if (Mode == kModeMean && Count > 0)
+          Acc /= A(Count);
+        Out[Bag * D + J] = fromAcc<T>(Acc);
+        if (Mode == kModeMax && Count > 0)
+          MaxIdx[Bag * D + J] = static_cast<IndexT>(ArgMax);
+      }
       if (J == 0)
         BagSize[Bag] = static_cast<IndexT>(Count);
-    }
-    if (D == 0 && threadIdx.x == 0) {
-      int64_t Count = 0;
-      for (int64_t I = Start; I < Stop; ++I) {
-        int64_t Row = static_cast<int64_t>(Idx[I]);
-        Count += Row != PaddingIdx && Row >= 0 && Row < Rows;
-      }
-      BagSize[Bag] = static_cast<IndexT>(Count);
     }
   }
 }

@@ -313,4 +313,30 @@ TEST_F(NNErrorsCUDATest, EmbeddingBag_ManyBagsMatchTheCPU) {
   }
 }
 
+// Bags longer than the rows the kernel stages at a time (256), and rows
+// wider than a block's threads (512), with padding rows among them.
+TEST_F(NNErrorsCUDATest, EmbeddingBag_LongBagsAndWideRowsMatchTheCPU) {
+  Tensor Weight = randomCPU({1000, 600}, kFloat, 18);
+  std::vector<int64_t> Indices;
+  for (int64_t I = 0; I < 1500; ++I)
+    Indices.push_back(I % 11 == 0 ? 3 : I * 7919 % 1000);
+  Tensor I = fromVector(Indices, {1500}, kLong);
+  // 700 rows, none, then the other 800.
+  Tensor O = fromVector(std::vector<int64_t>{0, 700, 700}, {3}, kLong);
+  Tensor PerSample = randomCPU({1500}, kFloat, 19);
+  for (int64_t Mode : {0, 1, 2}) {
+    // per_sample_weights is for sum only; an undefined tensor is none.
+    Tensor Scale = Mode == 0 ? PerSample : Tensor();
+    Tensor DeviceScale = Mode == 0 ? toCUDA(PerSample) : Tensor();
+    auto Got = sk::_embedding_bag(toCUDA(Weight), toCUDA(I), toCUDA(O), false,
+                                  Mode, false, DeviceScale, false, 3);
+    auto Want = sk::_embedding_bag(Weight, I, O, false, Mode, false, Scale,
+                                   false, 3);
+    expectClose(std::get<0>(Got), std::get<0>(Want));
+    expectEqual(std::get<1>(Got), std::get<1>(Want));
+    expectEqual(std::get<2>(Got), std::get<2>(Want));
+    expectEqual(std::get<3>(Got), std::get<3>(Want));
+  }
+}
+
 } // namespace

@@ -202,11 +202,16 @@ __global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
       A Other = __shfl_xor_sync(0xffffffffu, Max, Offset);
       Max = (Other > Max || Other != Other) ? Other : Max;
     }
+    // softmax keeps each exp for its output, so it takes one per element.
     A Sum = 0;
 #pragma unroll
     for (int K = 0; K < PerLane; ++K)
-      if (Lane + 32 * K < Dim)
-        Sum += expAcc(V[K] - Max);
+      if (Lane + 32 * K < Dim) {
+        A E = expAcc(V[K] - Max);
+        Sum += E;
+        if (!Log)
+          V[K] = E;
+      }
 #pragma unroll
     for (int Offset = 16; Offset > 0; Offset /= 2)
       Sum += __shfl_xor_sync(0xffffffffu, Sum, Offset);
@@ -215,8 +220,7 @@ __global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
     for (int K = 0; K < PerLane; ++K) {
       int I = Lane + 32 * K;
       if (I < Dim)
-        YRow[I] = fromAcc<Out>(Log ? (V[K] - Max) - LogSum
-                                   : expAcc(V[K] - Max) * Inv);
+        YRow[I] = fromAcc<Out>(Log ? (V[K] - Max) - LogSum : V[K] * Inv);
     }
   }
 }

@@ -106,9 +106,10 @@ Pool5d<int64_t> pool5d(const Tensor &T, int Dims) {
 }
 
 /// Whether the kernel can do all its index arithmetic in 32 bits: the
-/// outputs' count and offsets, the input's offsets and plane indices, and
+/// outputs' count and offsets, the input's offsets and plane indices,
 /// every window coordinate, which reaches up to a dilation step past the
-/// input's end and the padding before its start.
+/// input's end and the padding before its start, and the pointer's step
+/// along a window's row.
 bool poolFitsInt32(const Pool5d<int64_t> &In, const Pool5d<int64_t> &Out,
                    const Pool5d<int64_t> &Idx, const PoolParams<int64_t> &P) {
   int64_t Total = 1;
@@ -119,7 +120,8 @@ bool poolFitsInt32(const Pool5d<int64_t> &In, const Pool5d<int64_t> &Out,
   if (!fitsInt32GridIndex(Total) ||
       !cuda::offsetsFitInt32(5, In.Size, 1, InStrides) ||
       !cuda::offsetsFitInt32(5, Out.Size, 2, OutStrides) ||
-      In.Size[2] * In.Size[3] * In.Size[4] > INT32_MAX)
+      In.Size[2] * In.Size[3] * In.Size[4] > INT32_MAX ||
+      P.D[2] * In.Stride[4] > INT32_MAX)
     return false;
   for (int I = 0; I < 3; ++I) {
     int64_t Reach = (Out.Size[2 + I] - 1) * P.S[I] + (P.K[I] - 1) * P.D[I] + 1 +

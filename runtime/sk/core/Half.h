@@ -11,7 +11,9 @@
 ///
 /// Under nvcc (and Clang's CUDA mode) the conversions are also __device__
 /// functions, so CUDA kernels load, convert and store the same types;
-/// SK_HOST_DEVICE marks them. Host code computes exactly as without CUDA.
+/// SK_HOST_DEVICE marks them. Host code computes exactly as without CUDA;
+/// device code converts with the hardware's instructions, to the same
+/// values.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +48,19 @@ SK_HOST_DEVICE inline float bitsFloat(uint32_t U) {
 #endif
 }
 
+// On the device each conversion is the hardware's one instruction (cvt),
+// where the code below takes several and branches: it rounds the same
+// way, to nearest even, with the same overflow to infinity and the same
+// subnormals, so every value converts as on the host. Only a NaN's bits
+// may differ (the device writes its canonical NaN), as between PyTorch's
+// CPU and CUDA kernels, which make the same choice.
+
 SK_HOST_DEVICE inline uint16_t floatToHalfBits(float F) {
+#if defined(__CUDA_ARCH__)
+  uint16_t H;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(H) : "f"(F));
+  return H;
+#else
   uint32_t X = floatBits(F);
   uint32_t Sign = (X >> 16) & 0x8000u;
   uint32_t Abs = X & 0x7fffffffu;
@@ -61,9 +75,15 @@ SK_HOST_DEVICE inline uint16_t floatToHalfBits(float F) {
   }
   uint32_t Mantissa = Abs + 0xc8000fffu + ((Abs >> 13) & 1u); // re-bias, RNE
   return Sign | static_cast<uint16_t>(Mantissa >> 13);
+#endif
 }
 
 SK_HOST_DEVICE inline float halfBitsToFloat(uint16_t H) {
+#if defined(__CUDA_ARCH__)
+  float F;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(F) : "h"(H));
+  return F;
+#else
   uint32_t Sign = static_cast<uint32_t>(H & 0x8000u) << 16;
   uint32_t Exp = (H >> 10) & 0x1fu;
   uint32_t Mantissa = H & 0x3ffu;
@@ -75,14 +95,21 @@ SK_HOST_DEVICE inline float halfBitsToFloat(uint16_t H) {
   if (Exp == 0x1f)
     return bitsFloat(Sign | 0x7f800000u | (Mantissa << 13));
   return bitsFloat(Sign | ((Exp + 112) << 23) | (Mantissa << 13));
+#endif
 }
 
 SK_HOST_DEVICE inline uint16_t floatToBFloat16Bits(float F) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 // cvt to bf16: sm_80 on
+  uint16_t B;
+  asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(B) : "f"(F));
+  return B;
+#else
   uint32_t X = floatBits(F);
   if ((X & 0x7fffffffu) > 0x7f800000u) // NaN
     return 0x7fc0u;
   uint32_t RoundingBias = 0x7fffu + ((X >> 16) & 1u);
   return static_cast<uint16_t>((X + RoundingBias) >> 16);
+#endif
 }
 } // namespace detail
 

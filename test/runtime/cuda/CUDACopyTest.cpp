@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -123,6 +124,68 @@ TEST_F(CUDACopyTest, DeviceToDevice_ConvertsAsTheCPUDoes) {
           << "element " << I << ": " << Got[I] << " on CUDA, " << Want[I]
           << " on the CPU";
   }
+}
+
+/// Copies \p Dev (on the device) into a strided tensor of dtype \p To on
+/// the device, so that the copy kernel converts, and returns it on the CPU.
+Tensor convertOnDevice(const Tensor &Dev, ScalarType To) {
+  Tensor Out = empty({Dev.numel(), 2}, TensorOptions(Dev.device()).dtype(To))
+                   .select(1, 0);
+  Out.copy_(Dev);
+  return Out.to(kCPU);
+}
+
+/// Whether \p Got and \p Want hold the same bits, or NaN both.
+template <typename T, typename Bits>
+void expectSameBits(const Tensor &Got, const Tensor &Want) {
+  ASSERT_EQ(Got.numel(), Want.numel());
+  const T *G = Got.data_ptr<T>(), *W = Want.data_ptr<T>();
+  for (int64_t I = 0; I != Got.numel(); ++I) {
+    float GF = static_cast<float>(G[I]), WF = static_cast<float>(W[I]);
+    if (std::isnan(WF)) {
+      EXPECT_TRUE(std::isnan(GF)) << "element " << I;
+      continue;
+    }
+    Bits GB, WB;
+    std::memcpy(&GB, &G[I], sizeof(Bits));
+    std::memcpy(&WB, &W[I], sizeof(Bits));
+    ASSERT_EQ(GB, WB) << "element " << I << ": " << GF << " on CUDA, " << WF
+                      << " on the CPU";
+  }
+}
+
+/// float16 or bfloat16 \p T: all 65536 patterns to float, and to T the
+/// floats at, next to and halfway between its values, on the device (the
+/// hardware's conversions, sk/core/Half.h) and on the CPU.
+template <typename T> void expectDeviceConvertsAsTheHost(ScalarType Dtype) {
+  SCOPED_TRACE(toString(Dtype));
+  Tensor All = empty({65536}, Dtype);
+  for (uint32_t B = 0; B != 65536; ++B)
+    All.data_ptr<T>()[B] = T::fromBits(static_cast<uint16_t>(B));
+  expectSameBits<float, uint32_t>(
+      convertOnDevice(All.to(Device("cuda:0")), kFloat), All.to(kFloat));
+
+  std::vector<float> Floats = {1e30f, -1e30f, 1e-40f, -1e-40f};
+  const float Inf = std::numeric_limits<float>::infinity();
+  for (uint32_t B = 0; B != 65536; ++B) {
+    float V = static_cast<float>(T::fromBits(static_cast<uint16_t>(B)));
+    if (std::isnan(V))
+      continue;
+    Floats.insert(Floats.end(),
+                  {V, std::nextafter(V, Inf), std::nextafter(V, -Inf)});
+    float Next = static_cast<float>(T::fromBits(static_cast<uint16_t>(B + 1)));
+    if (B != 0xffff && std::isfinite(V) && std::isfinite(Next))
+      Floats.push_back(V + (Next - V) / 2); // Exact: T has fewer digits.
+  }
+  Tensor Host = empty({static_cast<int64_t>(Floats.size())}, kFloat);
+  std::copy(Floats.begin(), Floats.end(), Host.data_ptr<float>());
+  expectSameBits<T, uint16_t>(convertOnDevice(Host.to(Device("cuda:0")), Dtype),
+                              Host.to(Dtype));
+}
+
+TEST_F(CUDACopyTest, ReducedFloats_ConvertToTheHostsValues) {
+  expectDeviceConvertsAsTheHost<Half>(kHalf);
+  expectDeviceConvertsAsTheHost<BFloat16>(kBFloat16);
 }
 
 TEST_F(CUDACopyTest, HostIntoViewWithGaps_LeavesTheGapsAlone) {

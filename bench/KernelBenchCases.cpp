@@ -116,6 +116,13 @@ std::vector<BenchCase> makeKernelCases() {
   Add("sum dim 1 4096x4096", "sum", "dim_IntList", [=] {
     return Stack{Big(), Dims(1), false, IValue()};
   });
+  // bfloat16 accumulates in float32, read in place on CUDA.
+  Add("sum dim 0 4096x4096 bf16", "sum", "dim_IntList", [=] {
+    return Stack{normal({4096, 4096}, kBFloat16), Dims(0), false, IValue()};
+  });
+  Add("sum dim 1 4096x4096 bf16", "sum", "dim_IntList", [=] {
+    return Stack{normal({4096, 4096}, kBFloat16), Dims(1), false, IValue()};
+  });
   Add("mean dim 1 4096x4096", "mean", "dim", [=] {
     return Stack{Big(), Dims(1), false, IValue()};
   });

@@ -38,7 +38,11 @@ namespace cuda {
 //  1. ReductionInput: self permuted so that the kept dims come first and
 //     the reduced ones last, as a contiguous tensor of the accumulation
 //     dtype (a copy by gpuKernel, which converts; none when self already is
-//     one). Each output element then reduces one contiguous segment.
+//     one). Each output element then reduces one contiguous segment. A
+//     float16 or bfloat16 self that accumulates in float32 and is laid out
+//     so already is read in place, each element converted as CUB loads it
+//     (readReducedInPlace in ReduceOps.cu): a copy would read 2 bytes and
+//     write 4 per element, for the reduction to read those 4 again.
 //  2. CUB: cub::DeviceReduce for one segment (a full reduction: the whole
 //     GPU works on it), cub::DeviceSegmentedReduce for several, into a
 //     contiguous buffer of accumulators. Temp storage comes from the
@@ -78,12 +82,11 @@ struct ReductionInput {
   int64_t SegmentLength = 1;
 };
 
-/// Step 1 of Note [CUDA reductions]: \p Self with the dims of \p Mask last,
-/// contiguous, of dtype \p AccDtype (C++ type \p acc_t).
-template <typename acc_t>
-ReductionInput makeReductionInput(const Tensor &Self,
-                                  const TensorIteratorBase::DimMask &Mask,
-                                  ScalarType AccDtype) {
+/// \p Self permuted with the dims of \p Mask last, as a view, with its
+/// segments: step 1 of Note [CUDA reductions] before any copy.
+inline ReductionInput
+permuteForReduction(const Tensor &Self,
+                    const TensorIteratorBase::DimMask &Mask) {
   ReductionInput R;
   std::vector<int64_t> Perm;
   int64_t Kept = 1, Reduced = 1;
@@ -99,11 +102,20 @@ ReductionInput makeReductionInput(const Tensor &Self,
     }
   R.Segments = Kept;
   R.SegmentLength = Reduced;
-  Tensor Permuted = Self.dim() == 0 ? Self : Self.permute(Perm);
-  if (Permuted.is_contiguous() && Permuted.scalar_type() == AccDtype) {
-    R.Data = Permuted;
+  R.Data = Self.dim() == 0 ? Self : Self.permute(Perm);
+  return R;
+}
+
+/// Step 1 of Note [CUDA reductions]: \p Self with the dims of \p Mask last,
+/// contiguous, of dtype \p AccDtype (C++ type \p acc_t).
+template <typename acc_t>
+ReductionInput makeReductionInput(const Tensor &Self,
+                                  const TensorIteratorBase::DimMask &Mask,
+                                  ScalarType AccDtype) {
+  ReductionInput R = permuteForReduction(Self, Mask);
+  if (R.Data.is_contiguous() && R.Data.scalar_type() == AccDtype)
     return R;
-  }
+  Tensor Permuted = R.Data;
   R.Data = empty(Permuted.sizes(), Self.options().dtype(AccDtype));
   if (R.Data.numel() != 0)
     copyInto<acc_t>(R.Data, Permuted);
@@ -157,9 +169,10 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
 // reductions.
 
 /// Partial[chunk, c] = Reduce over rows [chunk * RowsPerChunk, ...) of
-/// column c of the row-major [Rows, Columns] \p In.
-template <typename acc_t, typename Op>
-__global__ void columnReduceKernel(const acc_t *In, int64_t Rows,
+/// column c of the row-major [Rows, Columns] \p In, each element
+/// converted to acc_t.
+template <typename acc_t, typename In_t, typename Op>
+__global__ void columnReduceKernel(const In_t *In, int64_t Rows,
                                    int64_t Columns, int64_t RowsPerChunk,
                                    Op Reduce, acc_t Init, acc_t *Partial) {
   int64_t Column = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
@@ -169,14 +182,16 @@ __global__ void columnReduceKernel(const acc_t *In, int64_t Rows,
   int64_t End = Begin + RowsPerChunk < Rows ? Begin + RowsPerChunk : Rows;
   acc_t Acc = Init;
   for (int64_t R = Begin; R < End; ++R)
-    Acc = Reduce(Acc, In[R * Columns + Column]);
+    Acc = Reduce(Acc, static_cast<acc_t>(In[R * Columns + Column]));
   Partial[blockIdx.y * Columns + Column] = Acc;
 }
 
 /// Reduces the row-major [\p Rows, \p Columns] \p In over its rows into
-/// the \p Columns accumulators at \p Out, on the current stream.
-template <typename acc_t, typename Op>
-void reduceColumns(const acc_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
+/// the \p Columns accumulators at \p Out, on the current stream. \p In_t
+/// is acc_t, or a type that converts to it (a float16 or bfloat16 input
+/// accumulating in float32).
+template <typename acc_t, typename In_t, typename Op>
+void reduceColumns(const In_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
                    Op Reduce, acc_t Init) {
   constexpr int kThreads = 256;
   cudaStream_t Stream = getCurrentCUDAStream();
@@ -206,16 +221,14 @@ void reduceColumns(const acc_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
 }
 
 /// The [Rows, Columns] view of Note [Column reductions on CUDA], when
-/// \p Self (of the accumulation dtype) has that layout for \p Mask.
+/// \p Self has that layout for \p Mask.
 struct ColumnLayout {
   int64_t Rows = 1;
   int64_t Columns = 1;
 };
 inline std::optional<ColumnLayout>
-getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask,
-                ScalarType AccDtype) {
-  if (Self.scalar_type() != AccDtype || !Self.is_contiguous() ||
-      Self.numel() == 0)
+getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask) {
+  if (!Self.is_contiguous() || Self.numel() == 0)
     return std::nullopt;
   ColumnLayout L;
   int64_t D = 0;

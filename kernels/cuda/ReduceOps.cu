@@ -87,6 +87,39 @@ template <typename T> struct ProjectFn {
   }
 };
 
+/// An element of type From as acc_t.
+template <typename acc_t, typename From> struct ToAcc {
+  __device__ acc_t operator()(From V) const { return static_cast<acc_t>(V); }
+};
+
+/// Reduces \p Self, of the C++ type In_t, into \p Acc where its layout
+/// lets the reduction read it in place (Note [CUDA reductions]): as a
+/// [Rows, Columns] matrix over its rows, or in contiguous segments,
+/// converting each element to acc_t. False where it needs a copy first.
+template <typename In_t, typename acc_t, typename Op>
+bool readReducedInPlace(const Tensor &Self, const DimMask &Mask,
+                        const Tensor &Acc, Op Reduce, acc_t Init) {
+  acc_t *AccData = static_cast<acc_t *>(Acc.data_ptr());
+  if (std::optional<cuda::ColumnLayout> Columns =
+          cuda::getColumnLayout(Self, Mask)) {
+    // Note [Column reductions on CUDA] in Reduce.cuh.
+    cuda::reduceColumns(static_cast<const In_t *>(Self.data_ptr()),
+                        Columns->Rows, Columns->Columns, AccData, Reduce, Init);
+    return true;
+  }
+  cuda::ReductionInput In = cuda::permuteForReduction(Self, Mask);
+  if (!In.Data.is_contiguous())
+    return false;
+  const In_t *Data = static_cast<const In_t *>(In.Data.data_ptr());
+  // CUB loads vectors through a pointer, not through an iterator.
+  if constexpr (std::is_same_v<In_t, acc_t>)
+    cuda::cubReduce(Data, AccData, In.Segments, In.SegmentLength, Reduce, Init);
+  else
+    cuda::cubReduce(thrust::make_transform_iterator(Data, ToAcc<acc_t, In_t>{}),
+                    AccData, In.Segments, In.SegmentLength, Reduce, Init);
+  return true;
+}
+
 /// Reduces \p Self over \p Mask with \p Op from \p Init into \p Out, in
 /// acc_t; see Note [CUDA reductions].
 template <typename acc_t, typename Op>
@@ -96,13 +129,16 @@ void reduceInto(const Tensor &Self, const DimMask &Mask, const Tensor &Out,
     return;
   ScalarType AccDtype = scalarTypeOf<acc_t>();
   Tensor Acc = empty({Out.numel()}, Self.options().dtype(AccDtype));
-  if (std::optional<cuda::ColumnLayout> Columns =
-          cuda::getColumnLayout(Self, Mask, AccDtype)) {
-    // Note [Column reductions on CUDA] in Reduce.cuh.
-    cuda::reduceColumns(static_cast<const acc_t *>(Self.data_ptr()),
-                        Columns->Rows, Columns->Columns,
-                        static_cast<acc_t *>(Acc.data_ptr()), Reduce, Init);
-  } else {
+  bool InPlace = Self.scalar_type() == AccDtype &&
+                 readReducedInPlace<acc_t>(Self, Mask, Acc, Reduce, Init);
+  if constexpr (std::is_same_v<acc_t, float>) {
+    // float16 and bfloat16 accumulate in float32, converted as read.
+    if (Self.scalar_type() == kHalf)
+      InPlace = readReducedInPlace<Half>(Self, Mask, Acc, Reduce, Init);
+    else if (Self.scalar_type() == kBFloat16)
+      InPlace = readReducedInPlace<BFloat16>(Self, Mask, Acc, Reduce, Init);
+  }
+  if (!InPlace) {
     cuda::ReductionInput In =
         cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
     cuda::cubReduce(static_cast<const acc_t *>(In.Data.data_ptr()),

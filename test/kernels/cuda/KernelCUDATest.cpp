@@ -567,8 +567,9 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
           {values({1 << 20}, kFloat, 4)});
   // Leading dims reduced in place, in chunks of rows folded twice (Note
   // [Column reductions on CUDA]): one and several chunks, a partial block
-  // of columns, and trailing dims of size 1.
-  for (ScalarType D : {kFloat, kDouble, kLong}) {
+  // of columns, and trailing dims of size 1; float16 and bfloat16 read in
+  // place and converted (Note [CUDA reductions]).
+  for (ScalarType D : {kFloat, kDouble, kLong, kHalf, kBFloat16}) {
     checkOp([](auto &X) { return sk::sum(X[0], {0}); },
             {values({4096, 300}, D, 5)});
     checkOp([](auto &X) { return sk::sum(X[0], {0}); },

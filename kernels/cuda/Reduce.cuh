@@ -39,10 +39,11 @@ namespace cuda {
 //     the reduced ones last, as a contiguous tensor of the accumulation
 //     dtype (a copy by gpuKernel, which converts; none when self already is
 //     one). Each output element then reduces one contiguous segment. A
-//     float16 or bfloat16 self that accumulates in float32 and is laid out
-//     so already is read in place, each element converted as CUB loads it
-//     (readReducedInPlace in ReduceOps.cu): a copy would read 2 bytes and
-//     write 4 per element, for the reduction to read those 4 again.
+//     self laid out so already is read in place, each element converted
+//     as it is loaded, where the conversion is cheap: float16 and bfloat16
+//     into float32, any dtype into bool for all and any (withInPlaceInput
+//     in ReduceOps.cu). A copy would read the input, write the
+//     accumulators' bytes, and the reduction read those again.
 //  2. CUB: cub::DeviceReduce for one segment (a full reduction: the whole
 //     GPU works on it), cub::DeviceSegmentedReduce for several, into a
 //     contiguous buffer of accumulators. Temp storage comes from the

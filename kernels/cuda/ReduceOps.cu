@@ -120,6 +120,28 @@ bool readReducedInPlace(const Tensor &Self, const DimMask &Mask,
   return true;
 }
 
+/// \p F(Tag), Tag a value of the C++ type of \p Dtype, where a reduction
+/// into acc_t reads an input of \p Dtype in place, converting each
+/// element (Note [CUDA reductions]): of acc_t itself, float16 and bfloat16
+/// into float32, and any dtype into bool ("nonzero", for all and any).
+/// False where it does not.
+template <typename acc_t, typename Fn>
+bool withInPlaceInput(ScalarType Dtype, Fn &&F) {
+  if constexpr (std::is_same_v<acc_t, bool>) {
+    return visitScalarType(Dtype, F);
+  } else {
+    if (Dtype == scalarTypeOf<acc_t>())
+      return F(acc_t());
+    if constexpr (std::is_same_v<acc_t, float>) {
+      if (Dtype == kHalf)
+        return F(Half());
+      if (Dtype == kBFloat16)
+        return F(BFloat16());
+    }
+    return false;
+  }
+}
+
 /// Reduces \p Self over \p Mask with \p Op from \p Init into \p Out, in
 /// acc_t; see Note [CUDA reductions].
 template <typename acc_t, typename Op>
@@ -129,15 +151,9 @@ void reduceInto(const Tensor &Self, const DimMask &Mask, const Tensor &Out,
     return;
   ScalarType AccDtype = scalarTypeOf<acc_t>();
   Tensor Acc = empty({Out.numel()}, Self.options().dtype(AccDtype));
-  bool InPlace = Self.scalar_type() == AccDtype &&
-                 readReducedInPlace<acc_t>(Self, Mask, Acc, Reduce, Init);
-  if constexpr (std::is_same_v<acc_t, float>) {
-    // float16 and bfloat16 accumulate in float32, converted as read.
-    if (Self.scalar_type() == kHalf)
-      InPlace = readReducedInPlace<Half>(Self, Mask, Acc, Reduce, Init);
-    else if (Self.scalar_type() == kBFloat16)
-      InPlace = readReducedInPlace<BFloat16>(Self, Mask, Acc, Reduce, Init);
-  }
+  bool InPlace = withInPlaceInput<acc_t>(Self.scalar_type(), [&](auto Tag) {
+    return readReducedInPlace<decltype(Tag)>(Self, Mask, Acc, Reduce, Init);
+  });
   if (!InPlace) {
     cuda::ReductionInput In =
         cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
@@ -184,13 +200,11 @@ void extremumReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
 }
 
 /// all (IsAll) or any: the input converted to bool ("nonzero"), reduced
-/// with && or ||.
+/// with & or |.
 template <bool IsAll>
 void logicalReduce(const Tensor &Self, IntArrayRef Dims, const Tensor &Out) {
   DimMask Mask = make_dim_mask(Dims, Self.dim());
-  visitScalarType(Self.scalar_type(), [&](auto) {
-    reduceInto<bool>(Self, Mask, Out, ExtremumOp</*IsMax=*/!IsAll>{}, IsAll);
-  });
+  reduceInto<bool>(Self, Mask, Out, ExtremumOp</*IsMax=*/!IsAll>{}, IsAll);
 }
 
 /// 1 where the device value is non-zero (NaN is), else 0: what

@@ -103,6 +103,21 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
       sk::native_layer_norm(Special, {4}, Tensor(), Tensor(), 0.5);
   expectClose(SY, WantSY);
   expectClose(SRstd, WantSRstd);
+  // Rows held in registers at 2 and 4 values a thread, and a row too long
+  // for that, read in each pass; in each, a row whose float32 sum of
+  // squares overflows (Note [Variance that overflows]).
+  for (int64_t N : {1000, 2000, 3000}) {
+    SCOPED_TRACE(N);
+    Tensor Rows = randomCPU({3, N}, Dtype, 7);
+    Rows.select(0, 1).copy_(sk::mul(Rows.select(0, 1), 1e37));
+    auto [LY, LMean, LRstd] =
+        sk::native_layer_norm(toCUDA(Rows), {N}, Tensor(), Tensor(), 1e-5);
+    auto [WantLY, WantLMean, WantLRstd] =
+        sk::native_layer_norm(Rows, {N}, Tensor(), Tensor(), 1e-5);
+    expectClose(LY, WantLY);
+    expectClose(LMean, WantLMean);
+    expectClose(LRstd, WantLRstd);
+  }
 }
 
 TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {

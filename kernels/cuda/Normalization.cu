@@ -337,9 +337,10 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
     Mean.zero_();
   }
   // The running statistics are read (inference) or updated (training) in
-  // the accumulation dtype, then copied back.
-  Tensor RM = accParam(RunningMean, AccDtype, /*Copy=*/true);
-  Tensor RV = accParam(RunningVar, AccDtype, /*Copy=*/true);
+  // the accumulation dtype, then copied back; inference reads them as
+  // they are where they already are that.
+  Tensor RM = accParam(RunningMean, AccDtype, /*Copy=*/Training);
+  Tensor RV = accParam(RunningVar, AccDtype, /*Copy=*/Training);
   Tensor W = accParam(Weight, AccDtype), B = accParam(Bias, AccDtype);
   if (C > 0) {
     channelFactorsKernel<A><<<blocksFor(C), kThreads, 0, Stream>>>(

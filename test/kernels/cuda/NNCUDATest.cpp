@@ -147,12 +147,16 @@ TEST_P(FloatingCUDATest, BatchNorm_InferenceAndNoParameters) {
   ScalarType Dtype = GetParam();
   Tensor X = randomCPU({5, 4}, Dtype, 11);
   Tensor RM = randomCPU({4}, Dtype, 12), RV = randomCPU({4}, Dtype, 13, 1, 2);
-  auto [Y, M, I] =
-      sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, toCUDA(RM),
-                            toCUDA(RV), false, 0.1, 1e-5);
+  // Inference reads the running statistics in place where they are of the
+  // accumulation dtype, and leaves them alone.
+  Tensor CudaRM = toCUDA(RM), CudaRV = toCUDA(RV);
+  auto [Y, M, I] = sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt,
+                                         CudaRM, CudaRV, false, 0.1, 1e-5);
   auto [WantY, WantM, WantI] = sk::native_batch_norm(
       X, std::nullopt, std::nullopt, RM, RV, false, 0.1, 1e-5);
   expectClose(Y, WantY);
+  expectEqual(CudaRM, RM);
+  expectEqual(CudaRV, RV);
   EXPECT_EQ(M.numel(), 0);
   EXPECT_EQ(I.numel(), 0);
   auto [TY, TM, TI] =

@@ -9,8 +9,9 @@
 /// file). The input is read as a contiguous [Outer, Dim, Inner] tensor and
 /// the contiguous output written in the same order. When the reduced
 /// dimension is the innermost (Inner == 1), a row of at most 1024 values is
-/// held in one warp's registers, read once and written once, its maximum
-/// and sum reduced with shuffles (as PyTorch's persistent softmax does); a
+/// held in one warp's registers, read once and written once (in vectors of
+/// 4 where it can), its maximum and sum reduced with shuffles (as
+/// PyTorch's persistent softmax does); a
 /// longer row is reduced by one block in one pass over it (Note [Online
 /// softmax on CUDA]) and written in a second. Where the row fits in the
 /// block's shared memory and its addresses allow 16-byte vectors, the
@@ -177,11 +178,16 @@ constexpr int64_t kMaxWarpRow = 1024;
 constexpr int kWarpRowsPerBlock = 4;
 
 /// One warp per row of \p Dim <= 32 * PerLane contiguous values, which
-/// stay in registers: lane L holds elements L, L + 32, ...
-template <typename In, typename Out, int PerLane>
+/// stay in registers. Lane L holds the Vec-element vectors L, L + 32, ...
+/// of the row, read and written with one access each (PyTorch's
+/// persistent softmax loads 4 at a time too); Vec > 1 needs Dim a multiple
+/// of it and rows aligned for it.
+template <typename In, typename Out, int PerLane, int Vec>
 __global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
                                       int Dim, bool Log) {
+  static_assert(PerLane % Vec == 0, "a lane holds whole vectors");
   using A = AccType<In>;
+  constexpr int Groups = PerLane / Vec;
   const int Lane = threadIdx.x % 32;
   for (int64_t R = int64_t(blockIdx.x) * kWarpRowsPerBlock + threadIdx.x / 32;
        R < Rows; R += int64_t(gridDim.x) * kWarpRowsPerBlock) {
@@ -189,12 +195,29 @@ __global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
     Out *YRow = Y + R * Dim;
     A V[PerLane];
     A Max = -A(INFINITY);
+    // NaN wins, as in the CPU kernel's maximum.
+    auto Hold = [&](int K, A E) {
+      V[K] = E;
+      Max = (E > Max || E != E) ? E : Max;
+    };
+    if constexpr (Vec == 1) {
 #pragma unroll
-    for (int K = 0; K < PerLane; ++K) {
-      int I = Lane + 32 * K;
-      V[K] = I < Dim ? toAcc(XRow[I]) : -A(INFINITY);
-      // NaN wins, as in the CPU kernel's maximum.
-      Max = (V[K] > Max || V[K] != V[K]) ? V[K] : Max;
+      for (int K = 0; K < PerLane; ++K) {
+        int I = Lane + 32 * K;
+        Hold(K, I < Dim ? toAcc(XRow[I]) : -A(INFINITY));
+      }
+    } else {
+#pragma unroll
+      for (int G = 0; G < Groups; ++G) {
+        int First = (G * 32 + Lane) * Vec;
+        cuda::AlignedVector<In, Vec> Loaded;
+        if (First < Dim)
+          Loaded = *reinterpret_cast<const cuda::AlignedVector<In, Vec> *>(
+              XRow + First);
+#pragma unroll
+        for (int J = 0; J < Vec; ++J)
+          Hold(G * Vec + J, First < Dim ? toAcc(Loaded.V[J]) : -A(INFINITY));
+      }
     }
     // Butterflies: every lane ends with the same maximum and sum.
 #pragma unroll
@@ -206,7 +229,7 @@ __global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
     A Sum = 0;
 #pragma unroll
     for (int K = 0; K < PerLane; ++K)
-      if (Lane + 32 * K < Dim) {
+      if ((K / Vec * 32 + Lane) * Vec < Dim) {
         A E = expAcc(V[K] - Max);
         Sum += E;
         if (!Log)
@@ -216,24 +239,54 @@ __global__ void softmaxWarpRowsKernel(const In *X, Out *Y, int64_t Rows,
     for (int Offset = 16; Offset > 0; Offset /= 2)
       Sum += __shfl_xor_sync(0xffffffffu, Sum, Offset);
     A LogSum = logAcc(Sum), Inv = A(1) / Sum;
+    auto Result = [&](int K) {
+      return fromAcc<Out>(Log ? (V[K] - Max) - LogSum : V[K] * Inv);
+    };
+    if constexpr (Vec == 1) {
 #pragma unroll
-    for (int K = 0; K < PerLane; ++K) {
-      int I = Lane + 32 * K;
-      if (I < Dim)
-        YRow[I] = fromAcc<Out>(Log ? (V[K] - Max) - LogSum : V[K] * Inv);
+      for (int K = 0; K < PerLane; ++K) {
+        int I = Lane + 32 * K;
+        if (I < Dim)
+          YRow[I] = Result(K);
+      }
+    } else {
+#pragma unroll
+      for (int G = 0; G < Groups; ++G) {
+        int First = (G * 32 + Lane) * Vec;
+        if (First >= Dim)
+          continue;
+        cuda::AlignedVector<Out, Vec> Stored;
+#pragma unroll
+        for (int J = 0; J < Vec; ++J)
+          Stored.V[J] = Result(G * Vec + J);
+        *reinterpret_cast<cuda::AlignedVector<Out, Vec> *>(YRow + First) =
+            Stored;
+      }
     }
   }
 }
 
-/// softmaxWarpRowsKernel with the fewest registers per lane for \p Dim.
+/// softmaxWarpRowsKernel with the fewest registers per lane for \p Dim, in
+/// vectors of 4 where Dim and the addresses allow.
 template <typename In, typename Out>
 void launchWarpRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
                     cudaStream_t Stream) {
   unsigned Blocks = blocksFor(Rows, kWarpRowsPerBlock);
   unsigned Threads = 32 * kWarpRowsPerBlock;
   int D = static_cast<int>(Dim);
+  bool Vectors = Dim % 4 == 0 && cuda::isAlignedForVector(X, sizeof(In), 4) &&
+                 cuda::isAlignedForVector(Y, sizeof(Out), 4);
   auto Launch = [&](auto PerLane) {
-    softmaxWarpRowsKernel<In, Out, decltype(PerLane)::value>
+    constexpr int P = decltype(PerLane)::value;
+    // At most 16 bytes an access: float64 rows stay scalar.
+    if constexpr (P % 4 == 0 && sizeof(In) <= 4 && sizeof(Out) <= 4) {
+      if (Vectors) {
+        softmaxWarpRowsKernel<In, Out, P, 4>
+            <<<Blocks, Threads, 0, Stream>>>(X, Y, Rows, D, Log);
+        return;
+      }
+    }
+    softmaxWarpRowsKernel<In, Out, P, 1>
         <<<Blocks, Threads, 0, Stream>>>(X, Y, Rows, D, Log);
   };
   if (Dim <= 32)

@@ -6,14 +6,17 @@
 ///
 /// \file
 /// The CUDA impls of the groups of cpu/ArgReduceOps.cpp, whose meta
-/// functions they share: a CUB reduction of (value, index) pairs (Note
-/// [CUDA reductions] in Reduce.cuh) that picks the first extremum and lets
-/// a NaN beat every number (the first NaN wins), as the CPU kernels do.
+/// functions they share: a reduction of (value, index) pairs (Note [CUDA
+/// reductions] in Reduce.cuh) that picks the first extremum and lets a NaN
+/// beat every number (the first NaN wins), as the CPU kernels do. Several
+/// segments take one block each (argSegmentsKernel); one segment, CUB's
+/// reduction over the whole GPU.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "NativeFunctions.h"
 
+#include "DeviceUtils.cuh"
 #include "Reduce.cuh"
 
 #include <cuda/std/limits>
@@ -83,6 +86,59 @@ __global__ void splitPairs(const ArgPair<T> *Pairs, int64_t N, int64_t Length,
   Indices[I] = Pairs[I].Index - I * Length;
 }
 
+/// The values each thread of argSegmentsKernel loads before it combines
+/// any.
+constexpr int kArgLoads = 4;
+
+/// One block per contiguous segment of \p Length values at \p In: the
+/// segment's best pair (ArgCombine), its value into Values[s] (as Out_t,
+/// unless Values is null) and its index in the segment into Indices[s].
+/// Thread t combines the values t, t + blockDim.x, ..., kArgLoads loaded
+/// at a time; the block then combines the threads' pairs. One kernel for
+/// what CUB's segmented reduction of pairs and a second kernel to split
+/// them did, with the loads batched, where CUB read each value through an
+/// iterator.
+template <bool IsMax, typename acc_t, typename Out_t>
+__global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
+                                  int64_t Length, acc_t Worst, Out_t *Values,
+                                  int64_t *Indices) {
+  __shared__ ArgPair<acc_t> Shared[32];
+  ArgCombine<IsMax> Combine;
+  const ArgPair<acc_t> Empty{Worst, INT64_MAX};
+  for (int64_t S = blockIdx.x; S < Segments; S += gridDim.x) {
+    const acc_t *Segment = In + S * Length;
+    ArgPair<acc_t> Best = Empty;
+    for (int64_t I0 = threadIdx.x; I0 < Length;
+         I0 += int64_t(blockDim.x) * kArgLoads) {
+      acc_t V[kArgLoads];
+#pragma unroll
+      for (int K = 0; K < kArgLoads; ++K) {
+        int64_t I = I0 + int64_t(K) * blockDim.x;
+        V[K] = I < Length ? Segment[I] : Worst;
+      }
+#pragma unroll
+      for (int K = 0; K < kArgLoads; ++K) {
+        int64_t I = I0 + int64_t(K) * blockDim.x;
+        if (I < Length)
+          Best = Combine(Best, ArgPair<acc_t>{V[K], I});
+      }
+    }
+    Best = cuda_kernels::blockReduce(
+        Best, Shared,
+        [](ArgPair<acc_t> P, int Offset) {
+          cuda_kernels::ShuffleDownWarp Shuffle;
+          return ArgPair<acc_t>{Shuffle(P.Value, Offset),
+                                Shuffle(P.Index, Offset)};
+        },
+        Combine, [&] { return Empty; });
+    if (threadIdx.x == 0) {
+      if (Values)
+        Values[S] = static_cast<Out_t>(Best.Value);
+      Indices[S] = Best.Index;
+    }
+  }
+}
+
 /// The first extremum of \p Self over \p Mask: its value into \p Values
 /// (when defined) and its index into \p Indices.
 template <bool IsMax>
@@ -93,21 +149,51 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
   visitScalarType(Self.scalar_type(), [&](auto Tag) {
     using acc_t = opmath_type<decltype(Tag)>;
     {
+      using T = decltype(Tag);
       using Limits = ::cuda::std::numeric_limits<acc_t>;
       ScalarType AccDtype = scalarTypeOf<acc_t>();
       cuda::ReductionInput In =
           cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
+      acc_t Worst;
+      if constexpr (std::is_floating_point_v<acc_t>)
+        Worst = IsMax ? -Limits::infinity() : Limits::infinity();
+      else
+        Worst = IsMax ? Limits::lowest() : Limits::max();
+      // Several segments: one block each, writing straight into the
+      // outputs where they are laid out as the segments are (contiguous);
+      // one segment takes CUB's reduction over the whole GPU.
+      if (In.Segments > 1 && In.SegmentLength > 0) {
+        auto Writable = [&](const Tensor &Out) {
+          return Out.is_contiguous() && !Out.is_alias_of(In.Data);
+        };
+        bool Direct =
+            Writable(Indices) && (!Values.defined() || Writable(Values));
+        Tensor Idx = Direct ? Indices : empty({In.Segments}, Indices.options());
+        Tensor Vals;
+        if (Values.defined())
+          Vals = Direct ? Values : empty({In.Segments}, Values.options());
+        argSegmentsKernel<IsMax>
+            <<<cuda_kernels::blocksFor(In.Segments, 1),
+               cuda_kernels::reduceThreads(In.SegmentLength), 0,
+               cuda::getCurrentCUDAStream()>>>(
+                static_cast<const acc_t *>(In.Data.data_ptr()), In.Segments,
+                In.SegmentLength, Worst,
+                Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
+                static_cast<int64_t *>(Idx.data_ptr()));
+        SK_CUDA_KERNEL_LAUNCH_CHECK();
+        if (!Direct) {
+          Indices.copy_(Idx.view(Indices.sizes()));
+          if (Values.defined())
+            Values.copy_(Vals.view(Values.sizes()));
+        }
+        return;
+      }
       DataPtr Pairs = cuda::CUDACachingAllocator::allocateTempStorage(
           static_cast<size_t>(In.Segments) * sizeof(ArgPair<acc_t>));
       auto *PairsPtr = static_cast<ArgPair<acc_t> *>(Pairs.get());
       auto Input = thrust::make_transform_iterator(
           thrust::make_counting_iterator<int64_t>(0),
           MakePair<acc_t>{static_cast<const acc_t *>(In.Data.data_ptr())});
-      acc_t Worst;
-      if constexpr (std::is_floating_point_v<acc_t>)
-        Worst = IsMax ? -Limits::infinity() : Limits::infinity();
-      else
-        Worst = IsMax ? Limits::lowest() : Limits::max();
       cuda::cubReduce(Input, PairsPtr, In.Segments, In.SegmentLength,
                       ArgCombine<IsMax>{}, ArgPair<acc_t>{Worst, INT64_MAX});
       TensorOptions Options = Self.options();

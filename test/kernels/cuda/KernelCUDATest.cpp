@@ -666,6 +666,22 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {T});
   checkOp([](auto &X) { return sk::argmin(X[0]); }, {T});
   checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, {T});
+  // Rows longer than one round of the segment kernel's loads (512 threads,
+  // 4 values each), every value repeated (values() has period 19), and a
+  // NaN late in one row: the first extremum, or the NaN, wins.
+  Tensor Long = values({3, 5000}, kFloat, 9);
+  Long.select(0, 1).select(0, 4321).fill_(NAN);
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Long});
+  checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Long});
+  checkOp([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, {Long});
+  checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Long});
+  // Outputs with gaps are written through contiguous temporaries.
+  Tensor Vals = sk::empty({3, 2}, kCuda).select(1, 0);
+  Tensor Idx =
+      sk::empty({3, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);
+  sk::max_out(Vals, Idx, Long.to(kCuda), 1);
+  expectMatch(std::get<0>(sk::max(Long, 1)), Vals);
+  expectMatch(std::get<1>(sk::max(Long, 1)), Idx);
   // A zero-size tensor along a kept dim gives empty results.
   checkOp([](auto &X) { return sk::argmax(X[0], 1); },
           {values({0, 3}, kFloat, 0)});

@@ -194,6 +194,19 @@ inline int reduceThreads(int64_t N) {
   return T;
 }
 
+/// Calls \p F(std::integral_constant<int, P>()) for the first P of
+/// \p Options (ascending) that is at least \p N, or \p Otherwise() when
+/// none is: a count known at run time as the template argument of a
+/// kernel that sizes a register array by it.
+template <int... Options, typename Fn, typename OtherwiseFn>
+void withCeiling(int64_t N, Fn &&F, OtherwiseFn &&Otherwise) {
+  bool Called =
+      ((N <= Options && (F(std::integral_constant<int, Options>()), true)) ||
+       ...);
+  if (!Called)
+    Otherwise();
+}
+
 //===--- Shapes -----------------------------------------------------------===//
 
 /// PyTorch's MAX_DIMS, as the elementwise launcher's.

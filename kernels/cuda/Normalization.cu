@@ -407,15 +407,8 @@ SK_IMPL_FUNC(layer_norm_out_cuda)
         };
         // Rows of up to 4 elements a thread stay in registers (55 for
         // float32 at 4; at 8 it took 80, a quarter of an SM's threads).
-        int64_t PerThread = (N + Threads - 1) / Threads;
-        if (PerThread <= 1)
-          Launch(std::integral_constant<int, 1>());
-        else if (PerThread <= 2)
-          Launch(std::integral_constant<int, 2>());
-        else if (PerThread <= 4)
-          Launch(std::integral_constant<int, 4>());
-        else
-          Launch(std::integral_constant<int, 0>());
+        withCeiling<1, 2, 4>((N + Threads - 1) / Threads, Launch,
+                             [&] { Launch(std::integral_constant<int, 0>()); });
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   Y.finish();

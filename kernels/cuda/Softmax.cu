@@ -289,18 +289,9 @@ void launchWarpRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
     softmaxWarpRowsKernel<In, Out, P, 1>
         <<<Blocks, Threads, 0, Stream>>>(X, Y, Rows, D, Log);
   };
-  if (Dim <= 32)
-    Launch(std::integral_constant<int, 1>());
-  else if (Dim <= 64)
-    Launch(std::integral_constant<int, 2>());
-  else if (Dim <= 128)
-    Launch(std::integral_constant<int, 4>());
-  else if (Dim <= 256)
-    Launch(std::integral_constant<int, 8>());
-  else if (Dim <= 512)
-    Launch(std::integral_constant<int, 16>());
-  else
-    Launch(std::integral_constant<int, 32>());
+  withCeiling<1, 2, 4, 8, 16, 32>((Dim + 31) / 32, Launch, [&] {
+    SK_INTERNAL_ASSERT(false, "a row of ", Dim, " values for one warp");
+  });
 }
 
 /// One thread per column (o, j) of an [Outer, Dim, Inner] tensor.

@@ -23,6 +23,8 @@
 #include "DeviceUtils.cuh"
 #include "shared/Indexing.h"
 
+#include "sk/cuda/CUDAStridedShape.h"
+
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>

@@ -140,24 +140,6 @@ makeRowMajorOffsetCalculator(int NumDims, const int64_t *Sizes,
   return OffsetCalculator<NArgs, IndexT>(NumDims, Reversed, Columns);
 }
 
-/// Whether every offset of \p NArgs operands of strides \p Strides[Arg]
-/// (non-negative) over \p NumDims \p Sizes fits in int32_t.
-inline bool offsetsFitInt32(int NumDims, const int64_t *Sizes, int NArgs,
-                            const int64_t *const *Strides) {
-  for (int D = 0; D < NumDims; ++D)
-    if (Sizes[D] == 0)
-      return true; // No element, so no offset.
-  for (int Arg = 0; Arg < NArgs; ++Arg) {
-    int64_t Last = 0;
-    for (int D = 0; D < NumDims; ++D) {
-      Last += (Sizes[D] - 1) * Strides[Arg][D];
-      if (Last > INT32_MAX)
-        return false;
-    }
-  }
-  return true;
-}
-
 /// The number of blocks of \p Threads threads, each handling \p PerThread
 /// elements, that cover \p N elements.
 inline int64_t blocksFor(int64_t N, int Threads, int PerThread) {

@@ -25,6 +25,8 @@
 #include "DeviceUtils.cuh"
 #include "OffsetCalculator.h"
 
+#include "sk/cuda/CUDAStridedShape.h"
+
 #include <cstdint>
 #include <limits>
 

@@ -8,10 +8,10 @@
 /// The shape that the runtime's own elementwise kernels (the strided copy
 /// of CUDACopyKernel.cu, the strided fill of CUDAFill.cu) walk: sizes, and
 /// each operand's strides, coalesced on the host and split into offsets on
-/// the device. Private to the backend. The kernels library has its own,
-/// richer launcher (kernels/cuda/OffsetCalculator.h), which the runtime
-/// sits below. Like the kernel files, this header includes no runtime
-/// header beyond sk/util.
+/// the device; and offsetsFitInt32, which the kernels library's launchers
+/// (kernels/cuda/OffsetCalculator.h, above the runtime) ask too. Plain C++
+/// as well as CUDA, and no runtime header beyond sk/util, so that CUDAFill.cu
+/// compiles alone and host tests run without a GPU.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,27 @@
 
 namespace sk {
 namespace cuda {
+
+/// Whether every offset of \p NArgs operands of strides \p Strides[Arg]
+/// (non-negative) over \p NumDims \p Sizes fits in int32_t: the question
+/// the runtime's kernels and the kernels library's launchers ask before
+/// they index in 32 bits.
+inline bool offsetsFitInt32(int NumDims, const int64_t *Sizes, int NArgs,
+                            const int64_t *const *Strides) {
+  for (int D = 0; D < NumDims; ++D)
+    if (Sizes[D] == 0)
+      return true; // No element, so no offset.
+  for (int Arg = 0; Arg < NArgs; ++Arg) {
+    int64_t Last = 0;
+    for (int D = 0; D < NumDims; ++D) {
+      Last += (Sizes[D] - 1) * Strides[Arg][D];
+      if (Last > INT32_MAX)
+        return false;
+    }
+  }
+  return true;
+}
+
 namespace detail {
 
 /// The most dimensions a StridedShape holds, after coalescing (PyTorch's
@@ -41,16 +62,11 @@ template <int NumOperands> struct StridedShape {
   /// Whether the linear indices of its \p N elements and every operand's
   /// offsets fit in int32, where a GPU divides several times faster.
   bool fitsInt32(int64_t N) const {
-    if (N > INT32_MAX)
-      return false;
-    for (int Op = 0; Op != NumOperands; ++Op) {
-      int64_t Last = 0;
-      for (int D = 0; D != Rank; ++D)
-        Last += (Sizes[D] - 1) * Strides[Op][D];
-      if (Last > INT32_MAX)
-        return false;
-    }
-    return true;
+    const int64_t *Operands[NumOperands];
+    for (int Op = 0; Op != NumOperands; ++Op)
+      Operands[Op] = Strides[Op];
+    return N <= INT32_MAX &&
+           offsetsFitInt32(Rank, Sizes, NumOperands, Operands);
   }
 
   /// Each operand's offset of element \p I, the linear index split over

@@ -22,6 +22,7 @@
 
 #include "Functions.h"
 
+#include "sk/cuda/CUDAStridedShape.h"
 #include "sk/ops/Factories.h"
 
 #include "gtest/gtest.h"

@@ -108,15 +108,13 @@ Pool5d<int64_t> pool5d(const Tensor &T, int Dims) {
 }
 
 /// Whether the kernel can do all its index arithmetic in 32 bits: the
-/// outputs' count and offsets, the input's offsets and plane indices,
-/// every window coordinate, which reaches up to a dilation step past the
-/// input's end and the padding before its start, and the pointer's step
+/// outputs' count (\p Total) and offsets, the input's offsets and plane
+/// indices, every window coordinate, which reaches up to a dilation step past
+/// the input's end and the padding before its start, and the pointer's step
 /// along a window's row.
-bool poolFitsInt32(const Pool5d<int64_t> &In, const Pool5d<int64_t> &Out,
-                   const Pool5d<int64_t> &Idx, const PoolParams<int64_t> &P) {
-  int64_t Total = 1;
-  for (int64_t S : Out.Size)
-    Total *= S;
+bool poolFitsInt32(int64_t Total, const Pool5d<int64_t> &In,
+                   const Pool5d<int64_t> &Out, const Pool5d<int64_t> &Idx,
+                   const PoolParams<int64_t> &P) {
   const int64_t *InStrides[] = {In.Stride};
   const int64_t *OutStrides[] = {Out.Stride, Idx.Stride};
   if (!fitsInt32GridIndex(Total) ||
@@ -219,7 +217,7 @@ void maxPoolImpl(int Dims, const Tensor &self, const PoolParams<int64_t> &P,
                   Out.as<IndexT>(), Idx.as<IndexT>(), P.as<IndexT>(), Div,
                   IndexT(Total), Lowest);
         };
-        if (poolFitsInt32(In, Out, Idx, P))
+        if (poolFitsInt32(Total, In, Out, Idx, P))
           Launch(int32_t());
         else
           Launch(int64_t());

@@ -24,6 +24,7 @@
 #define SKC_KERNELS_CUDA_LOOPS_CUH
 
 #include "AlignedVector.h"
+#include "InnerVectors.h"
 #include "OffsetCalculator.h"
 
 #include "sk/core/Half.h"
@@ -36,6 +37,7 @@
 #include <cuda/std/tuple>
 
 #include <cstdint>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -52,8 +54,19 @@ namespace cuda {
 //    every input with one aligned vector access (a float4 for float),
 //    computes and stores a vector; the last partial vector goes element by
 //    element. The index is the linear one: no division.
-//  - strided: anything else (broadcast, transposed, sliced operands, a
-//    dtype that differs from the functor's, a CPU scalar operand). An
+//  - inner vectors: the operands are not contiguous, but each steps along
+//    the innermost dimension by one element or (an input) stays, that
+//    dimension is a whole number of vectors, and every row of the operands
+//    read as vectors starts aligned (planInnerVectors, InnerVectors.h):
+//    broadcasts such as [N, C] * [N, 1] or [N, C] + [C], and row slices.
+//    Each thread takes one vector: one division splits its index into a
+//    row and a column, an OffsetCalculator over the outer dimensions gives
+//    the row's offsets, and each operand is one vector access, or one
+//    element repeated for an input that stays. The strided kernel would
+//    split kVecSize indices over every dimension and access each element
+//    alone.
+//  - strided: anything else (transposed operands, a dtype that differs
+//    from the functor's, a CPU scalar operand). An
 //    OffsetCalculator splits each linear index over the iteration's sizes
 //    into byte offsets. Its index type is int32_t when the iterator says
 //    every offset fits (can_use_32bit_indexing()), else int64_t: 32-bit
@@ -183,6 +196,64 @@ __global__ void __launch_bounds__(kThreads)
                          std::make_index_sequence<Traits::arity>());
 }
 
+/// Input \p I's vector at column \p Column of the row at \p Row, or its
+/// element there repeated when it stays along the row.
+template <size_t I, typename Traits, int NArgs>
+__device__ inline AlignedVector<typename Traits::template arg<I>, kVecSize>
+loadInnerVector(const OperandData<NArgs> &Data, uint32_t RepeatedInputs,
+                int32_t Row, int32_t Column) {
+  using T = typename Traits::template arg<I>;
+  const T *P = reinterpret_cast<const T *>(Data.Ptr[I + 1] + Row);
+  AlignedVector<T, kVecSize> V;
+  if (RepeatedInputs & (1u << (I + 1))) {
+    T Element = *P;
+#pragma unroll
+    for (int K = 0; K < kVecSize; ++K)
+      V.V[K] = Element;
+  } else {
+    V = *reinterpret_cast<const AlignedVector<T, kVecSize> *>(P + Column);
+  }
+  return V;
+}
+
+template <typename Traits, typename Fn, int NArgs, size_t... I>
+__device__ inline void
+innerVectorStep(const Fn &F, const OperandData<NArgs> &Data,
+                uint32_t RepeatedInputs,
+                const OperandOffsets<NArgs, int32_t> &Row, int32_t Column,
+                std::index_sequence<I...>) {
+  using Out = typename Traits::result_type;
+  ::cuda::std::tuple<
+      AlignedVector<typename Traits::template arg<I>, kVecSize>...>
+      In{loadInnerVector<I, Traits>(Data, RepeatedInputs, Row.V[I + 1],
+                                    Column)...};
+  (void)In;
+  AlignedVector<Out, kVecSize> Result;
+#pragma unroll
+  for (int K = 0; K < kVecSize; ++K)
+    Result.V[K] = F(::cuda::std::get<I>(In).V[K]...);
+  *reinterpret_cast<AlignedVector<Out, kVecSize> *>(
+      reinterpret_cast<Out *>(Data.Ptr[0] + Row.V[0]) + Column) = Result;
+}
+
+/// Vector V of the iteration is column (V % VectorsPerRow) * kVecSize of
+/// row V / VectorsPerRow, whose offsets \p Rows gives.
+template <typename Fn, int NArgs>
+__global__ void __launch_bounds__(kThreads)
+    innerVectorKernel(int32_t NumVectors, Fn F, OperandData<NArgs> Data,
+                      uint32_t RepeatedInputs,
+                      IntDivider<int32_t> VectorsPerRow,
+                      OffsetCalculator<NArgs, int32_t> Rows) {
+  using Traits = FunctorTraits<Fn>;
+  int32_t V = int32_t(blockIdx.x) * kThreads + int32_t(threadIdx.x);
+  if (V >= NumVectors)
+    return;
+  int32_t Row = VectorsPerRow.div(V);
+  int32_t Column = (V - Row * VectorsPerRow.divisor()) * kVecSize;
+  innerVectorStep<Traits>(F, Data, RepeatedInputs, Rows.get(Row), Column,
+                          std::make_index_sequence<Traits::arity>());
+}
+
 /// Input \p I's element at byte offset \p Offset, as the functor's
 /// parameter type.
 template <bool Cast, size_t I, typename Traits, int NArgs, typename Scalars>
@@ -294,6 +365,34 @@ bool alignedForVectors(const TensorIteratorBase &Iter,
           ...);
 }
 
+/// planInnerVectors for \p Iter's operands in vectors of kVecSize.
+template <int NArgs>
+std::optional<InnerVectorPlan>
+planInnerVectors(const TensorIteratorBase &Iter) {
+  const int64_t *Strides[NArgs];
+  const void *Ptrs[NArgs];
+  int64_t ElemSizes[NArgs];
+  for (int Arg = 0; Arg < NArgs; ++Arg) {
+    Strides[Arg] = Iter.strides(Arg).data();
+    Ptrs[Arg] = Iter.data_ptr(Arg);
+    ElemSizes[Arg] = Iter.element_size(Arg);
+  }
+  return cuda::planInnerVectors(Iter.ndim(), Iter.shape().data(), Strides, Ptrs,
+                                ElemSizes, NArgs, kVecSize);
+}
+
+/// The OffsetCalculator of \p Iter's rows: its dimensions but the
+/// innermost.
+template <int NArgs>
+OffsetCalculator<NArgs, int32_t>
+makeRowOffsetCalculator(const TensorIteratorBase &Iter) {
+  const int64_t *Strides[NArgs];
+  for (int Arg = 0; Arg < NArgs; ++Arg)
+    Strides[Arg] = Iter.strides(Arg).data() + 1;
+  return OffsetCalculator<NArgs, int32_t>(Iter.ndim() - 1,
+                                          Iter.shape().data() + 1, Strides);
+}
+
 } // namespace detail
 
 /// Runs \p F over \p Iter, a built iterator of CUDA tensors with one output
@@ -332,6 +431,20 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     int64_t Blocks = blocksFor(N, kThreads, kVecSize);
     detail::vectorizedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
                                Stream>>>(N, F, Data);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+  std::optional<InnerVectorPlan> Plan;
+  if (!Cast && Data.ScalarMask == 0 && Iter.can_use_32bit_indexing())
+    Plan = detail::planInnerVectors<NArgs>(Iter);
+  if (Plan) {
+    auto Vectors = static_cast<int32_t>(N / kVecSize);
+    IntDivider<int32_t> VectorsPerRow(
+        static_cast<int32_t>(Iter.shape()[0] / kVecSize));
+    unsigned Grid = static_cast<unsigned>(blocksFor(Vectors, kThreads, 1));
+    detail::innerVectorKernel<<<Grid, kThreads, 0, Stream>>>(
+        Vectors, F, Data, Plan->RepeatedInputs, VectorsPerRow,
+        detail::makeRowOffsetCalculator<NArgs>(Iter));
   } else if (Iter.can_use_32bit_indexing()) {
     unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
     auto Calc = detail::makeOffsetCalculator<NArgs, int32_t>(Iter);

@@ -16,6 +16,7 @@
 
 #include "AlignedVector.h"
 #include "CUDATestUtils.h"
+#include "InnerVectors.h"
 #include "OffsetCalculator.h"
 #include "OnlineSoftmax.h"
 #include "iter/IterTestUtils.h"
@@ -214,6 +215,46 @@ TEST(CUDALauncherTest, ZeroDims_GiveOffsetZero) {
   EXPECT_EQ(Calc.get(0).V[1], 0);
 }
 
+TEST(CUDALauncherTest, InnerVectors_PlanBroadcastsAndAlignedRows) {
+  alignas(16) float Out[64], X[64], Y[64];
+  const void *Ptrs[3] = {Out, X, Y};
+  const int64_t ElemSizes[3] = {4, 4, 4};
+  auto Plan = [&](std::vector<int64_t> Sizes,
+                  std::vector<std::vector<int64_t>> Strides,
+                  const void *const *P) {
+    const int64_t *S[3] = {Strides[0].data(), Strides[1].data(),
+                           Strides[2].data()};
+    return cuda::planInnerVectors(static_cast<int>(Sizes.size()), Sizes.data(),
+                                  S, P, ElemSizes, 3, 4);
+  };
+  // [4, 8] * [4, 1]: X along the rows, Y one element per row, repeated.
+  auto Column = Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, Ptrs);
+  ASSERT_TRUE(Column);
+  EXPECT_EQ(Column->RepeatedInputs, 1u << 2);
+  // [4, 8] + [8]: Y stays along the outer dimension only.
+  auto Row = Plan({8, 4}, {{4, 32}, {4, 32}, {4, 0}}, Ptrs);
+  ASSERT_TRUE(Row);
+  EXPECT_EQ(Row->RepeatedInputs, 0u);
+  // Rows 48 bytes apart (a slice of rows of 12) start aligned; 20 apart
+  // do not.
+  EXPECT_TRUE(Plan({8, 4}, {{4, 32}, {4, 48}, {0, 4}}, Ptrs));
+  EXPECT_FALSE(Plan({8, 4}, {{4, 32}, {4, 20}, {0, 4}}, Ptrs));
+  // An outer dimension of size 1 has no rows to align.
+  EXPECT_TRUE(Plan({8, 1}, {{4, 32}, {4, 20}, {0, 4}}, Ptrs));
+  // Rows of 6 are not whole vectors of 4.
+  EXPECT_FALSE(Plan({6, 4}, {{4, 24}, {4, 24}, {0, 4}}, Ptrs));
+  // Transposed: X steps 32 bytes along the inner dimension.
+  EXPECT_FALSE(Plan({8, 4}, {{4, 32}, {32, 4}, {0, 4}}, Ptrs));
+  // The output never stays.
+  EXPECT_FALSE(Plan({8, 4}, {{0, 32}, {4, 32}, {4, 32}}, Ptrs));
+  // A misaligned operand read as vectors refuses; a repeated one need not
+  // be aligned.
+  const void *Shifted[3] = {Out, X + 1, Y + 1};
+  EXPECT_FALSE(Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, Shifted));
+  const void *RepeatedShifted[3] = {Out, X, Y + 1};
+  EXPECT_TRUE(Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, RepeatedShifted));
+}
+
 TEST(CUDALauncherTest, VectorAlignmentAndBlocks) {
   alignas(16) float Buffer[8];
   EXPECT_TRUE(cuda::isAlignedForVector(Buffer, 4, 4));
@@ -308,8 +349,9 @@ void checkOp(const Op &F, const std::vector<Tensor> &Inputs) {
 }
 
 /// The shapes every pointwise operator runs over: equal, broadcast,
-/// zero-size, one-element, 0-dim, and long enough for the vector path
-/// with and without a tail.
+/// zero-size, one-element, 0-dim, long enough for the vector path with
+/// and without a tail, and broadcasts in vectors along the rows (the last
+/// two; Note [CUDA elementwise launcher]).
 const std::vector<std::vector<std::vector<int64_t>>> kShapes = {
     {{3, 4}, {3, 4}, {3, 4}},
     {{3, 1}, {1, 4}, {4}},
@@ -318,10 +360,12 @@ const std::vector<std::vector<std::vector<int64_t>>> kShapes = {
     {{}, {}, {}},
     {{1000}, {1000}, {1000}},
     {{1003}, {1}, {1003}},
-    {{2, 1, 5}, {3, 1}, {2, 3, 5}}};
+    {{2, 1, 5}, {3, 1}, {2, 3, 5}},
+    {{6, 8}, {6, 1}, {8}},
+    {{2, 3, 8}, {3, 1}, {2, 1, 8}}};
 
 /// Checks \p F (taking \p Arity tensors) over kShapes, transposed and
-/// sliced operands, in \p Dtype.
+/// sliced operands, and columns of rows apart, in \p Dtype.
 void checkPointwise(const Op &F, int Arity, ScalarType Dtype,
                     bool Positive = false) {
   SCOPED_TRACE(::testing::Message() << "dtype " << Dtype);
@@ -351,6 +395,21 @@ void checkPointwise(const Op &F, int Arity, ScalarType Dtype,
         return F(T);
       },
       In);
+  // Eight columns of rows of twelve, from column 4 (rows aligned for
+  // vectors of four 4-byte elements, not of 2- or 8-byte ones) and from
+  // column 1 (no row aligned).
+  std::vector<Tensor> Wide;
+  for (int A = 0; A < Arity; ++A)
+    Wide.push_back(values({5, 12}, Dtype, A, Positive && A > 0));
+  for (int64_t First : {4, 1})
+    checkOp(
+        [&](const std::vector<Tensor> &X) {
+          std::vector<Tensor> T;
+          for (const Tensor &Y : X)
+            T.push_back(Y.narrow(1, First, 8));
+          return F(T);
+        },
+        Wide);
 }
 
 const std::vector<ScalarType> kFloating = {kFloat, kDouble, kHalf, kBFloat16};

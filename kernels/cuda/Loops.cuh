@@ -156,26 +156,36 @@ using ScalarValues = typename ScalarValuesOf<
     FunctorTraits<Fn>,
     std::make_index_sequence<FunctorTraits<Fn>::arity>>::type;
 
+/// The functor's inputs as vectors of kVecSize, one per input.
+template <typename Traits, size_t... I>
+using InputVectors = ::cuda::std::tuple<
+    AlignedVector<typename Traits::template arg<I>, kVecSize>...>;
+
+/// Applies \p F to each lane of the input vectors \p In and stores the
+/// results as one aligned vector at \p Dst.
+template <typename Traits, typename Fn, typename Inputs, size_t... I>
+__device__ inline void storeApplied(const Fn &F, const Inputs &In,
+                                    typename Traits::result_type *Dst,
+                                    std::index_sequence<I...>) {
+  using Out = typename Traits::result_type;
+  AlignedVector<Out, kVecSize> Result;
+#pragma unroll
+  for (int K = 0; K < kVecSize; ++K)
+    Result.V[K] = F(::cuda::std::get<I>(In).V[K]...);
+  *reinterpret_cast<AlignedVector<Out, kVecSize> *>(Dst) = Result;
+}
+
 template <typename Traits, typename Fn, size_t... I>
 __device__ inline void vectorizedStep(const Fn &F, char *const *Ptr,
                                       int64_t Base, int64_t N,
-                                      std::index_sequence<I...>) {
+                                      std::index_sequence<I...> Seq) {
   using Out = typename Traits::result_type;
   if (Base + kVecSize <= N) {
-    ::cuda::std::tuple<
-        AlignedVector<typename Traits::template arg<I>, kVecSize>...>
-        In{*reinterpret_cast<
-            const AlignedVector<typename Traits::template arg<I>, kVecSize> *>(
-            reinterpret_cast<const typename Traits::template arg<I> *>(
-                Ptr[I + 1]) +
-            Base)...};
-    (void)In;
-    AlignedVector<Out, kVecSize> Result;
-#pragma unroll
-    for (int K = 0; K < kVecSize; ++K)
-      Result.V[K] = F(::cuda::std::get<I>(In).V[K]...);
-    *reinterpret_cast<AlignedVector<Out, kVecSize> *>(
-        reinterpret_cast<Out *>(Ptr[0]) + Base) = Result;
+    InputVectors<Traits, I...> In{*reinterpret_cast<
+        const AlignedVector<typename Traits::template arg<I>, kVecSize> *>(
+        reinterpret_cast<const typename Traits::template arg<I> *>(Ptr[I + 1]) +
+        Base)...};
+    storeApplied<Traits>(F, In, reinterpret_cast<Out *>(Ptr[0]) + Base, Seq);
     return;
   }
   for (int64_t J = Base; J < N; ++J)
@@ -221,19 +231,12 @@ __device__ inline void
 innerVectorStep(const Fn &F, const OperandData<NArgs> &Data,
                 uint32_t RepeatedInputs,
                 const OperandOffsets<NArgs, int32_t> &Row, int32_t Column,
-                std::index_sequence<I...>) {
+                std::index_sequence<I...> Seq) {
   using Out = typename Traits::result_type;
-  ::cuda::std::tuple<
-      AlignedVector<typename Traits::template arg<I>, kVecSize>...>
-      In{loadInnerVector<I, Traits>(Data, RepeatedInputs, Row.V[I + 1],
-                                    Column)...};
-  (void)In;
-  AlignedVector<Out, kVecSize> Result;
-#pragma unroll
-  for (int K = 0; K < kVecSize; ++K)
-    Result.V[K] = F(::cuda::std::get<I>(In).V[K]...);
-  *reinterpret_cast<AlignedVector<Out, kVecSize> *>(
-      reinterpret_cast<Out *>(Data.Ptr[0] + Row.V[0]) + Column) = Result;
+  InputVectors<Traits, I...> In{loadInnerVector<I, Traits>(
+      Data, RepeatedInputs, Row.V[I + 1], Column)...};
+  storeApplied<Traits>(
+      F, In, reinterpret_cast<Out *>(Data.Ptr[0] + Row.V[0]) + Column, Seq);
 }
 
 /// Vector V of the iteration is column (V % VectorsPerRow) * kVecSize of

@@ -206,14 +206,14 @@ __global__ void __launch_bounds__(kThreads)
                          std::make_index_sequence<Traits::arity>());
 }
 
-/// Input \p I's vector at column \p Column of the row at \p Row, or its
-/// element there repeated when it stays along the row.
+/// Input \p I's vector at column \p Column of its row at byte offset
+/// \p RowOffset, or its element there repeated when it stays along the row.
 template <size_t I, typename Traits, int NArgs>
 __device__ inline AlignedVector<typename Traits::template arg<I>, kVecSize>
 loadInnerVector(const OperandData<NArgs> &Data, uint32_t RepeatedInputs,
-                int32_t Row, int32_t Column) {
+                int32_t RowOffset, int32_t Column) {
   using T = typename Traits::template arg<I>;
-  const T *P = reinterpret_cast<const T *>(Data.Ptr[I + 1] + Row);
+  const T *P = reinterpret_cast<const T *>(Data.Ptr[I + 1] + RowOffset);
   AlignedVector<T, kVecSize> V;
   if (RepeatedInputs & (1u << (I + 1))) {
     T Element = *P;
@@ -230,13 +230,14 @@ template <typename Traits, typename Fn, int NArgs, size_t... I>
 __device__ inline void
 innerVectorStep(const Fn &F, const OperandData<NArgs> &Data,
                 uint32_t RepeatedInputs,
-                const OperandOffsets<NArgs, int32_t> &Row, int32_t Column,
-                std::index_sequence<I...> Seq) {
+                const OperandOffsets<NArgs, int32_t> &RowOffsets,
+                int32_t Column, std::index_sequence<I...> Seq) {
   using Out = typename Traits::result_type;
   InputVectors<Traits, I...> In{loadInnerVector<I, Traits>(
-      Data, RepeatedInputs, Row.V[I + 1], Column)...};
+      Data, RepeatedInputs, RowOffsets.V[I + 1], Column)...};
   storeApplied<Traits>(
-      F, In, reinterpret_cast<Out *>(Data.Ptr[0] + Row.V[0]) + Column, Seq);
+      F, In, reinterpret_cast<Out *>(Data.Ptr[0] + RowOffsets.V[0]) + Column,
+      Seq);
 }
 
 /// Vector V of the iteration is column (V % VectorsPerRow) * kVecSize of

@@ -336,14 +336,16 @@ void readCPUScalars(const OperandData<NArgs> &Data, Scalars &ScalarArgs,
    ...);
 }
 
+/// The OffsetCalculator of \p Iter's dimensions from \p FirstDim outwards;
+/// FirstDim 1 gives the offsets of its rows.
 template <int NArgs, typename IndexT>
 OffsetCalculator<NArgs, IndexT>
-makeOffsetCalculator(const TensorIteratorBase &Iter) {
+makeOffsetCalculator(const TensorIteratorBase &Iter, int FirstDim = 0) {
   const int64_t *Strides[NArgs];
   for (int Arg = 0; Arg < NArgs; ++Arg)
-    Strides[Arg] = Iter.strides(Arg).data();
-  return OffsetCalculator<NArgs, IndexT>(Iter.ndim(), Iter.shape().data(),
-                                         Strides);
+    Strides[Arg] = Iter.strides(Arg).data() + FirstDim;
+  return OffsetCalculator<NArgs, IndexT>(
+      Iter.ndim() - FirstDim, Iter.shape().data() + FirstDim, Strides);
 }
 
 /// Whether every operand of \p Iter but the CPU scalars of \p ScalarMask
@@ -383,18 +385,6 @@ planInnerVectors(const TensorIteratorBase &Iter) {
   }
   return cuda::planInnerVectors(Iter.ndim(), Iter.shape().data(), Strides, Ptrs,
                                 ElemSizes, NArgs, kVecSize);
-}
-
-/// The OffsetCalculator of \p Iter's rows: its dimensions but the
-/// innermost.
-template <int NArgs>
-OffsetCalculator<NArgs, int32_t>
-makeRowOffsetCalculator(const TensorIteratorBase &Iter) {
-  const int64_t *Strides[NArgs];
-  for (int Arg = 0; Arg < NArgs; ++Arg)
-    Strides[Arg] = Iter.strides(Arg).data() + 1;
-  return OffsetCalculator<NArgs, int32_t>(Iter.ndim() - 1,
-                                          Iter.shape().data() + 1, Strides);
 }
 
 } // namespace detail
@@ -448,7 +438,7 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     unsigned Grid = static_cast<unsigned>(blocksFor(Vectors, kThreads, 1));
     detail::innerVectorKernel<<<Grid, kThreads, 0, Stream>>>(
         Vectors, F, Data, Plan->RepeatedInputs, VectorsPerRow,
-        detail::makeRowOffsetCalculator<NArgs>(Iter));
+        detail::makeOffsetCalculator<NArgs, int32_t>(Iter, /*FirstDim=*/1));
   } else if (Iter.can_use_32bit_indexing()) {
     unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
     auto Calc = detail::makeOffsetCalculator<NArgs, int32_t>(Iter);

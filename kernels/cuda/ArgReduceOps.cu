@@ -16,6 +16,7 @@
 
 #include "NativeFunctions.h"
 
+#include "AlignedVector.h"
 #include "DeviceUtils.cuh"
 #include "Reduce.cuh"
 
@@ -31,9 +32,9 @@ namespace {
 using DimMask = TensorIteratorBase::DimMask;
 
 /// A value and its index along the reduced dims.
-template <typename T> struct ArgPair {
+template <typename T, typename Index_t = int64_t> struct ArgPair {
   T Value;
-  int64_t Index;
+  Index_t Index;
 };
 
 template <typename T> __device__ inline bool isNan(T X) {
@@ -58,9 +59,9 @@ template <typename T> struct MakePair {
 /// The better of two pairs: NaN first, then the extremum, then the lower
 /// index. Associative and commutative, as CUB needs.
 template <bool IsMax> struct ArgCombine {
-  template <typename T>
-  __device__ ArgPair<T> operator()(const ArgPair<T> &A,
-                                   const ArgPair<T> &B) const {
+  template <typename T, typename Index_t>
+  __device__ ArgPair<T, Index_t>
+  operator()(const ArgPair<T, Index_t> &A, const ArgPair<T, Index_t> &B) const {
     bool NanA = isNan(A.Value), NanB = isNan(B.Value);
     if (NanA || NanB) {
       if (NanA && NanB)
@@ -86,57 +87,127 @@ __global__ void splitPairs(const ArgPair<T> *Pairs, int64_t N, int64_t Length,
   Indices[I] = Pairs[I].Index - I * Length;
 }
 
-/// The values each thread of argSegmentsKernel loads before it combines
+/// Whether \p X beats \p Best, the best value a thread has seen so far at
+/// a lower index: a greater (IsMax) or smaller number, or the first NaN.
+/// Equal values do not, so the first extremum stays.
+template <bool IsMax, typename T> __device__ inline bool beats(T X, T Best) {
+  if constexpr (std::is_floating_point_v<T>)
+    return (IsMax ? X > Best : X < Best) || (X != X && Best == Best);
+  else
+    return IsMax ? X > Best : X < Best;
+}
+
+/// The vectors each thread of argSegmentsKernel loads before it compares
 /// any.
 constexpr int kArgLoads = 4;
 
+/// Elements of acc_t in one access of argSegmentsKernel: 16 bytes, or 4
+/// elements of a narrower type.
+template <typename acc_t>
+constexpr int kArgVecSize = sizeof(acc_t) >= 4 ? 16 / sizeof(acc_t) : 4;
+
 /// One block per contiguous segment of \p Length values at \p In: the
-/// segment's best pair (ArgCombine), its value into Values[s] (as Out_t,
-/// unless Values is null) and its index in the segment into Indices[s].
-/// Thread t combines the values t, t + blockDim.x, ..., kArgLoads loaded
-/// at a time; the block then combines the threads' pairs. One kernel for
-/// what CUB's segmented reduction of pairs and a second kernel to split
-/// them did, with the loads batched, where CUB read each value through an
-/// iterator.
-template <bool IsMax, typename acc_t, typename Out_t>
+/// segment's first extremum (NaN first), its value into Values[s] (as
+/// Out_t, unless Values is null) and its index in the segment into
+/// Indices[s]. Thread t reads the vectors of \p VecSize values t,
+/// t + blockDim.x, ..., kArgLoads at a time, and keeps the first value that
+/// beats the ones before it (`beats`): its indices only grow, so a
+/// comparison and two selects per value find its first extremum, without
+/// comparing indices. The block then combines the threads' pairs with
+/// ArgCombine. VecSize > 1 needs \p Length a
+/// multiple of it and \p In aligned to a vector; Index_t holds Length
+/// plus a block's round of loads.
+template <bool IsMax, int VecSize, typename Index_t, typename acc_t,
+          typename Out_t>
 __global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
-                                  int64_t Length, acc_t Worst, Out_t *Values,
+                                  Index_t Length, acc_t Worst, Out_t *Values,
                                   int64_t *Indices) {
-  __shared__ ArgPair<acc_t> Shared[32];
-  ArgCombine<IsMax> Combine;
-  const ArgPair<acc_t> Empty{Worst, INT64_MAX};
+  using Pair = ArgPair<acc_t, Index_t>;
+  using Vector = cuda::AlignedVector<acc_t, VecSize>;
+  constexpr Index_t kNone = ::cuda::std::numeric_limits<Index_t>::max();
+  __shared__ Pair Shared[32];
+  const Index_t Vectors = Length / VecSize;
+  const Index_t Step = Index_t(blockDim.x) * kArgLoads;
   for (int64_t S = blockIdx.x; S < Segments; S += gridDim.x) {
-    const acc_t *Segment = In + S * Length;
-    ArgPair<acc_t> Best = Empty;
-    for (int64_t I0 = threadIdx.x; I0 < Length;
-         I0 += int64_t(blockDim.x) * kArgLoads) {
-      acc_t V[kArgLoads];
+    const auto *Segment = reinterpret_cast<const Vector *>(In + S * Length);
+    // A value no greater (IsMax) than Worst never beats it: the vectors
+    // past the end load Worst, and a thread whose values all equal Worst
+    // takes its first index below.
+    Pair Best{Worst, kNone};
+    for (Index_t V0 = threadIdx.x; V0 < Vectors; V0 += Step) {
+      Vector Loaded[kArgLoads];
 #pragma unroll
       for (int K = 0; K < kArgLoads; ++K) {
-        int64_t I = I0 + int64_t(K) * blockDim.x;
-        V[K] = I < Length ? Segment[I] : Worst;
+        Index_t V = V0 + Index_t(K) * Index_t(blockDim.x);
+        if (V < Vectors) {
+          Loaded[K] = Segment[V];
+        } else {
+#pragma unroll
+          for (int J = 0; J < VecSize; ++J)
+            Loaded[K].V[J] = Worst;
+        }
       }
 #pragma unroll
       for (int K = 0; K < kArgLoads; ++K) {
-        int64_t I = I0 + int64_t(K) * blockDim.x;
-        if (I < Length)
-          Best = Combine(Best, ArgPair<acc_t>{V[K], I});
+        Index_t First = (V0 + Index_t(K) * Index_t(blockDim.x)) * VecSize;
+#pragma unroll
+        for (int J = 0; J < VecSize; ++J) {
+          if (beats<IsMax>(Loaded[K].V[J], Best.Value)) {
+            Best.Value = Loaded[K].V[J];
+            Best.Index = First + J;
+          }
+        }
       }
     }
+    if (Best.Index == kNone && Index_t(threadIdx.x) < Vectors)
+      Best.Index = Index_t(threadIdx.x) * VecSize;
     Best = cuda_kernels::blockReduce(
         Best, Shared,
-        [](ArgPair<acc_t> P, int Offset) {
+        [](Pair P, int Offset) {
           cuda_kernels::ShuffleDownWarp Shuffle;
-          return ArgPair<acc_t>{Shuffle(P.Value, Offset),
-                                Shuffle(P.Index, Offset)};
+          return Pair{Shuffle(P.Value, Offset), Shuffle(P.Index, Offset)};
         },
-        Combine, [&] { return Empty; });
+        ArgCombine<IsMax>(),
+        [&] {
+          return Pair{Worst, kNone};
+        });
     if (threadIdx.x == 0) {
       if (Values)
         Values[S] = static_cast<Out_t>(Best.Value);
       Indices[S] = Best.Index;
     }
   }
+}
+
+/// Launches argSegmentsKernel over \p In's segments, in vectors where \p In
+/// allows and with 32-bit indices where the length does.
+template <bool IsMax, typename acc_t, typename Out_t>
+void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst,
+                       Out_t *Values, int64_t *Indices) {
+  constexpr int Vec = kArgVecSize<acc_t>;
+  const auto *Data = static_cast<const acc_t *>(In.Data.data_ptr());
+  bool Vectorize = In.SegmentLength % Vec == 0 &&
+                   cuda::isAlignedForVector(Data, sizeof(acc_t), Vec);
+  auto Launch = [&](auto VecSize, auto IndexTag) {
+    using Index_t = decltype(IndexTag);
+    int Threads = cuda_kernels::reduceThreads(
+        (In.SegmentLength + VecSize * kArgLoads - 1) / (VecSize * kArgLoads));
+    argSegmentsKernel<IsMax, VecSize, Index_t>
+        <<<cuda_kernels::blocksFor(In.Segments, 1), Threads, 0,
+           cuda::getCurrentCUDAStream()>>>(Data, In.Segments,
+                                           Index_t(In.SegmentLength), Worst,
+                                           Values, Indices);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+  };
+  // A block's loop may step one round of loads past the end.
+  bool Fits32 = In.SegmentLength + 512 * Vec * kArgLoads <=
+                ::cuda::std::numeric_limits<int32_t>::max();
+  if (Vectorize && Fits32)
+    Launch(std::integral_constant<int, Vec>(), int32_t());
+  else if (Fits32)
+    Launch(std::integral_constant<int, 1>(), int32_t());
+  else
+    Launch(std::integral_constant<int, 1>(), int64_t());
 }
 
 /// The first extremum of \p Self over \p Mask: its value into \p Values
@@ -172,15 +243,10 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
         Tensor Vals;
         if (Values.defined())
           Vals = Direct ? Values : empty({In.Segments}, Values.options());
-        argSegmentsKernel<IsMax>
-            <<<cuda_kernels::blocksFor(In.Segments, 1),
-               cuda_kernels::reduceThreads(In.SegmentLength), 0,
-               cuda::getCurrentCUDAStream()>>>(
-                static_cast<const acc_t *>(In.Data.data_ptr()), In.Segments,
-                In.SegmentLength, Worst,
-                Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
-                static_cast<int64_t *>(Idx.data_ptr()));
-        SK_CUDA_KERNEL_LAUNCH_CHECK();
+        launchArgSegments<IsMax>(
+            In, Worst,
+            Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
+            static_cast<int64_t *>(Idx.data_ptr()));
         if (!Direct) {
           Indices.copy_(Idx.view(Indices.sizes()));
           if (Values.defined())

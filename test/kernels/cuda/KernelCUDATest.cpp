@@ -726,19 +726,41 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {T});
   checkOp([](auto &X) { return sk::argmin(X[0]); }, {T});
   checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, {T});
-  // Rows longer than one round of the segment kernel's loads (512 threads,
-  // 4 values each), every value repeated (values() has period 19), and a
-  // NaN late in one row: the first extremum, or the NaN, wins.
-  Tensor Long = values({3, 5000}, kFloat, 9);
-  Long.select(0, 1).select(0, 4321).fill_(NAN);
-  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Long});
-  checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Long});
-  checkOp([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, {Long});
-  checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Long});
+  // Rows longer than one round of the segment kernel's loads, every value
+  // repeated (values() has period 19), in vectors (a length that is a
+  // multiple of 4) or one value at a time (4999), and a NaN late in one
+  // row: the first extremum, or the NaN, wins.
+  for (ScalarType D : {kFloat, kDouble, kInt, kChar, kLong}) {
+    for (int64_t Length : {5000, 4999}) {
+      SCOPED_TRACE(::testing::Message() << D << " rows of " << Length);
+      Tensor Rows = values({3, Length}, D, 9);
+      if (isFloatingType(D))
+        Rows.select(0, 1).select(0, 4321).fill_(NAN);
+      checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Rows});
+      checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Rows});
+      checkOp([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, {Rows});
+      checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Rows});
+    }
+  }
+  // Rows whose every value is the worst one (-inf for a maximum, the
+  // lowest integer), where no value beats the start: index 0; and a NaN
+  // first in a row or alone at its end.
+  const float Inf = std::numeric_limits<float>::infinity();
+  Tensor Infs = sk::full({2, 1000}, -Inf);
+  Infs.select(0, 1).select(0, 0).fill_(NAN);
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Infs});
+  checkOp([](auto &X) { return sk::argmin(sk::neg(X[0]), 1); }, {Infs});
+  Tensor Lowest = sk::full({2, 1000}, std::numeric_limits<int64_t>::min(),
+                           TensorOptions().dtype(kLong));
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Lowest});
+  Tensor Zeros = sk::zeros({2, 1000});
+  Zeros.select(0, 0).select(0, 999).fill_(NAN);
+  checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Zeros});
   // Outputs with gaps are written through contiguous temporaries.
   Tensor Vals = sk::empty({3, 2}, kCuda).select(1, 0);
   Tensor Idx =
       sk::empty({3, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);
+  Tensor Long = values({3, 5000}, kFloat, 9);
   sk::max_out(Vals, Idx, Long.to(kCuda), 1);
   expectMatch(std::get<0>(sk::max(Long, 1)), Vals);
   expectMatch(std::get<1>(sk::max(Long, 1)), Idx);

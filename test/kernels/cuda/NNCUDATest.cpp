@@ -245,11 +245,20 @@ TEST_P(AnyDtypeCUDATest, Embedding_MatchesCPU) {
 TEST_P(AnyDtypeCUDATest, UpsampleNearest1d_MatchesCPU) {
   ScalarType Dtype = GetParam();
   Tensor X = randomCPU({2, 3, 5}, Dtype, 20);
-  for (int64_t Size : {5, 10, 7, 3, 16})
+  // Rows of 16, 32 and 64 are whole vectors for every element size, 10 for
+  // 8-byte ones; the rest go one element at a time.
+  for (int64_t Size : {5, 10, 7, 3, 16, 32, 64})
     expectEqual(sk::upsample_nearest1d(toCUDA(X), {Size}, std::nullopt),
                 sk::upsample_nearest1d(X, {Size}, std::nullopt));
   expectEqual(sk::upsample_nearest1d(toCUDA(X), {9}, 1.7),
               sk::upsample_nearest1d(X, {9}, 1.7));
+  expectEqual(sk::upsample_nearest1d(toCUDA(X), {64}, 6.1),
+              sk::upsample_nearest1d(X, {64}, 6.1));
+  // An out= one element into its storage: not aligned for vectors.
+  Tensor Storage = sk::empty({1 + 2 * 3 * 32}, toCUDA(X).options());
+  Tensor Shifted = Storage.slice(0, 1).view({2, 3, 32});
+  sk::upsample_nearest1d_out(Shifted, toCUDA(X), {32});
+  expectEqual(Shifted, sk::upsample_nearest1d(X, {32}, std::nullopt));
 }
 
 TEST_P(AnyDtypeCUDATest, MaxPool_MatchesCPUValuesAndIndices) {

@@ -11,14 +11,17 @@
 ///
 /// layer_norm: one block per row of N = prod(normalized_shape) values, two
 /// passes for the variance (the mean, then the centred sum of squares), as
-/// on the CPU, over values held in registers for rows of up to 2048.
+/// on the CPU, over values read in vectors of 4 where the row allows and
+/// held in registers for rows of up to 2 vectors a thread.
 ///
 /// batch_norm: the input in its suggested memory format is [N, C, S] with
 /// channel stride S (row-major) or 1 (channels last); one block per
 /// channel reduces its N * S values in one pass, each thread with
 /// Welford's update and the block by merging them, as PyTorch's
 /// batch_norm_collect_statistics does (the input is read once for the
-/// statistics, once for the output). Element indices split into (n, s)
+/// statistics, once for the output). Where the channels are too few to
+/// fill the GPU so, blocks reduce chunks of a channel and one block per
+/// channel merges their states. Element indices split into (n, s)
 /// and channels with IntDivider (OffsetCalculator.h), in 32 bits where
 /// they fit: a GPU divides 64-bit integers in software. The
 /// running statistics (updated with PyTorch's momentum rule, unbiased
@@ -32,8 +35,10 @@
 #include "NativeFunctions.h"
 #include "shared/Normalization.h"
 
+#include "AlignedVector.h"
 #include "DeviceUtils.cuh"
 
+#include <algorithm>
 #include <type_traits>
 
 namespace sk {
@@ -48,49 +53,76 @@ template <typename A> __device__ __forceinline__ A rsqrtAcc(A V) {
 
 //===--- layer_norm -------------------------------------------------------===//
 
+/// Elements of a layer_norm row in one access, as in PyTorch's
+/// vectorized_layer_norm_kernel.
+constexpr int kLayerNormVecSize = 4;
+
 /// One block per row: Y = (X - mean) * rstd * G + B, Mean and Rstd per
 /// row (of the input's dtype, as the meta function sets them). Thread t
-/// takes the row's elements t, t + blockDim.x, ... With \p PerThread > 0
-/// (rows of at most PerThread * blockDim.x elements), it loads them once
-/// into registers, all before it uses any; with 0, it reads them again in
-/// each pass. The sums are the same either way, in the same order.
-template <typename T, int PerThread>
+/// takes the row's vectors of \p VecSize elements t, t + blockDim.x, ...
+/// (VecSize > 1: rows a multiple of it, every row and G, B aligned to a
+/// vector). With \p PerThread > 0 (rows of at most PerThread * VecSize *
+/// blockDim.x elements), it loads them once into registers, all before it
+/// uses any; with 0, it reads them again in each pass. The sums are the
+/// same either way, in the same order.
+template <typename T, int VecSize, int PerThread>
 __global__ void layerNormKernel(const T *X, const T *G, const T *B, T *Y,
                                 T *Mean, T *Rstd, int64_t M, int64_t N,
                                 double Eps) {
   using A = AccType<T>;
+  using Vector = cuda::AlignedVector<T, VecSize>;
+  using Values = A[VecSize];
   __shared__ A Shared[32];
+  const int64_t Vectors = N / VecSize;
+  auto Load = [](const Vector &V, Values &Out) {
+#pragma unroll
+    for (int J = 0; J < VecSize; ++J)
+      Out[J] = toAcc(V.V[J]);
+  };
   for (int64_t R = blockIdx.x; R < M; R += gridDim.x) {
-    const T *XRow = X + R * N;
-    A Held[PerThread > 0 ? PerThread : 1];
+    const auto *XRow = reinterpret_cast<const Vector *>(X + R * N);
+    Values Held[PerThread > 0 ? PerThread : 1];
     if constexpr (PerThread > 0) {
 #pragma unroll
       for (int K = 0; K < PerThread; ++K) {
-        int64_t I = threadIdx.x + int64_t(K) * blockDim.x;
-        Held[K] = I < N ? toAcc(XRow[I]) : A(0);
+        int64_t V = threadIdx.x + int64_t(K) * blockDim.x;
+        if (V < Vectors)
+          Load(XRow[V], Held[K]);
       }
     }
-    // Calls F(I, X[R, I]) for the thread's elements, in order.
+    // Calls F(V, Vals) for the thread's vectors V, in order, Vals their
+    // elements as A.
     auto ForEach = [&](auto F) {
       if constexpr (PerThread > 0) {
 #pragma unroll
         for (int K = 0; K < PerThread; ++K) {
-          int64_t I = threadIdx.x + int64_t(K) * blockDim.x;
-          if (I < N)
-            F(I, Held[K]);
+          int64_t V = threadIdx.x + int64_t(K) * blockDim.x;
+          if (V < Vectors)
+            F(V, Held[K]);
         }
       } else {
-        for (int64_t I = threadIdx.x; I < N; I += blockDim.x)
-          F(I, toAcc(XRow[I]));
+        for (int64_t V = threadIdx.x; V < Vectors; V += blockDim.x) {
+          Values Vals;
+          Load(XRow[V], Vals);
+          F(V, Vals);
+        }
       }
     };
+    // Calls F(X[R, I]) for each of the thread's elements, in order.
+    auto ForEachValue = [&](auto F) {
+      ForEach([&](int64_t, const Values &Vals) {
+#pragma unroll
+        for (int J = 0; J < VecSize; ++J)
+          F(Vals[J]);
+      });
+    };
     A Sum = 0;
-    ForEach([&](int64_t, A V) { Sum += V; });
+    ForEachValue([&](A V) { Sum += V; });
     Sum = blockReduceSum(Sum, Shared);
     // An empty row has no mean; 0 keeps rstd finite (1/sqrt(eps)).
     A RowMean = N == 0 ? A(0) : Sum / A(N);
     A Squares = 0;
-    ForEach([&](int64_t, A V) {
+    ForEachValue([&](A V) {
       A D = V - RowMean;
       Squares += D * D;
     });
@@ -101,10 +133,10 @@ __global__ void layerNormKernel(const T *X, const T *G, const T *B, T *Y,
     if (kernels::squaresOverflowed(Squares, RowMean)) {
       // Note [Variance that overflows] (shared/Normalization.h).
       A Scale = 0;
-      ForEach([&](int64_t, A V) { Scale = fmax(Scale, fabs(V - RowMean)); });
+      ForEachValue([&](A V) { Scale = fmax(Scale, fabs(V - RowMean)); });
       Scale = blockReduceMax(Scale, Shared);
       A Scaled = 0;
-      ForEach([&](int64_t, A V) {
+      ForEachValue([&](A V) {
         A D = (V - RowMean) / Scale;
         Scaled += D * D;
       });
@@ -114,13 +146,24 @@ __global__ void layerNormKernel(const T *X, const T *G, const T *B, T *Y,
       // A NaN variance stays NaN, as on the CPU.
       RowRstd = rsqrtAcc((Var < A(0) ? A(0) : Var) + A(Eps));
     }
-    ForEach([&](int64_t I, A V) {
-      V = (V - RowMean) * RowRstd;
+    auto *YRow = reinterpret_cast<Vector *>(Y + R * N);
+    ForEach([&](int64_t V, const Values &Vals) {
+      Values Weight, Bias;
       if (G)
-        V *= toAcc(G[I]);
+        Load(reinterpret_cast<const Vector *>(G)[V], Weight);
       if (B)
-        V += toAcc(B[I]);
-      Y[R * N + I] = fromAcc<T>(V);
+        Load(reinterpret_cast<const Vector *>(B)[V], Bias);
+      Vector Out;
+#pragma unroll
+      for (int J = 0; J < VecSize; ++J) {
+        A Normalized = (Vals[J] - RowMean) * RowRstd;
+        if (G)
+          Normalized *= Weight[J];
+        if (B)
+          Normalized += Bias[J];
+        Out.V[J] = fromAcc<T>(Normalized);
+      }
+      YRow[V] = Out;
     });
     if (threadIdx.x == 0) {
       Mean[R] = fromAcc<T>(RowMean);
@@ -184,42 +227,83 @@ __device__ Welford<A> blockReduceWelford(Welford<A> W, Welford<A> *Shared) {
       });
 }
 
-/// One block per channel: its mean and the sum of squared deviations from
-/// it, over its N * S values, element I at (I / S, I % S). Scale is 0, or,
-/// where the sum overflowed, the largest deviation, and Squares then sums
-/// the squares of the deviations divided by it (Note [Variance that
-/// overflows] in shared/Normalization.h).
+/// Calls \p F(I, X[n, c, s]) for the elements I = n * S + s of \p Ch in
+/// [Begin, End) that fall to this thread: Begin + threadIdx.x, then a
+/// block's stride apart.
+template <typename T, typename IndexT, typename Fn>
+__device__ __forceinline__ void
+forEachInChannel(const T *X, const ChannelGeometry &G, IntDivider<IndexT> S,
+                 int64_t Ch, IndexT Begin, IndexT End, Fn F) {
+  const T *Base = X + Ch * G.StrideC;
+  for (IndexT I = Begin + IndexT(threadIdx.x); I < End; I += blockDim.x) {
+    IndexT Sample = S.div(I);
+    IndexT Position = I - Sample * S.divisor();
+    F(toAcc(Base[int64_t(Sample) * G.StrideN + int64_t(Position) * G.StrideS]));
+  }
+}
+
+/// Partials[k * C + c]: the Welford state of chunk k of channel c, its
+/// values [k * ChunkLength, (k + 1) * ChunkLength) in the order of
+/// forEachInChannel; blockIdx.y is k. A channel split so fills the GPU
+/// where one block per channel would not (a few channels of many values).
 template <typename T, typename IndexT>
-__global__ void channelStatsKernel(const T *X, ChannelGeometry G,
-                                   IntDivider<IndexT> S, AccType<T> *Mean,
-                                   AccType<T> *Squares, AccType<T> *Scale) {
+__global__ void channelPartialsKernel(const T *X, ChannelGeometry G,
+                                      IntDivider<IndexT> S, IndexT ChunkLength,
+                                      Welford<AccType<T>> *Partials) {
+  using A = AccType<T>;
+  __shared__ Welford<A> Shared[32];
+  const IndexT Count = static_cast<IndexT>(G.N * G.S);
+  const IndexT Begin = IndexT(blockIdx.y) * ChunkLength;
+  const IndexT End = Count - Begin < ChunkLength ? Count : Begin + ChunkLength;
+  for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
+    Welford<A> W{A(0), A(0), 0};
+    forEachInChannel(X, G, S, Ch, Begin, End, [&](A V) { W.add(V); });
+    W = blockReduceWelford(W, Shared);
+    if (threadIdx.x == 0)
+      Partials[blockIdx.y * G.C + Ch] = W;
+  }
+}
+
+/// One block per channel: its mean and the sum of squared deviations from
+/// it, over its N * S values, element I at (I / S, I % S): merged from
+/// \p Chunks states of channelPartialsKernel, or, where \p Partials is
+/// null, from the values. Scale is 0, or, where the sum overflowed, the
+/// largest deviation, and Squares then sums the squares of the deviations
+/// divided by it (Note [Variance that overflows] in shared/Normalization.h).
+template <typename T, typename IndexT>
+__global__ void
+channelStatsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> S,
+                   const Welford<AccType<T>> *Partials, int64_t Chunks,
+                   AccType<T> *Mean, AccType<T> *Squares, AccType<T> *Scale) {
   using A = AccType<T>;
   __shared__ Welford<A> Shared[32];
   __shared__ A Scratch[32];
   const IndexT Count = static_cast<IndexT>(G.N * G.S);
   for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
-    const T *Base = X + Ch * G.StrideC;
-    auto At = [&](IndexT I) {
-      IndexT Sample = S.div(I);
-      IndexT Position = I - Sample * S.divisor();
-      return toAcc(
-          Base[int64_t(Sample) * G.StrideN + int64_t(Position) * G.StrideS]);
+    auto ForEach = [&](auto F) {
+      forEachInChannel(X, G, S, Ch, IndexT(0), Count, F);
     };
     Welford<A> W{A(0), A(0), 0};
-    for (IndexT I = threadIdx.x; I < Count; I += blockDim.x)
-      W.add(At(I));
+    if (Partials) {
+      for (int64_t K = threadIdx.x; K < Chunks; K += blockDim.x) {
+        const Welford<A> &P = Partials[K * G.C + Ch];
+        W.merge(P.Mean, P.M2, P.Count);
+      }
+    } else {
+      ForEach([&](A V) { W.add(V); });
+    }
     W = blockReduceWelford(W, Shared);
     A ChannelScale = 0, ChannelSquares = W.M2;
     // Every thread has the merged state, so the branch is the block's.
     if (kernels::squaresOverflowed(W.M2, W.Mean)) {
-      for (IndexT I = threadIdx.x; I < Count; I += blockDim.x)
-        ChannelScale = fmax(ChannelScale, fabs(At(I) - W.Mean));
+      ForEach(
+          [&](A V) { ChannelScale = fmax(ChannelScale, fabs(V - W.Mean)); });
       ChannelScale = blockReduceMax(ChannelScale, Scratch);
       ChannelSquares = 0;
-      for (IndexT I = threadIdx.x; I < Count; I += blockDim.x) {
-        A D = (At(I) - W.Mean) / ChannelScale;
+      ForEach([&](A V) {
+        A D = (V - W.Mean) / ChannelScale;
         ChannelSquares += D * D;
-      }
+      });
       ChannelSquares = blockReduceSum(ChannelSquares, Scratch);
     }
     if (threadIdx.x == 0) {
@@ -321,11 +405,31 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   Tensor Invstd = empty({C}, AccOptions), Alpha = empty({C}, AccOptions),
          Beta = empty({C}, AccOptions);
   if (Training && Count > 0 && C > 0) {
+    // About a thousand blocks in all, in chunks of at least 16 values a
+    // thread; one chunk a channel reads its values in channelStatsKernel.
+    int64_t Chunks = std::clamp<int64_t>(
+        std::min((1024 + C - 1) / C, Count / (16 * 512)), 1, 65535);
+    int64_t ChunkLength = (Count + Chunks - 1) / Chunks;
+    Chunks = (Count + ChunkLength - 1) / ChunkLength;
+    DataPtr Partials;
+    if (Chunks > 1)
+      Partials = cuda::CUDACachingAllocator::allocateTempStorage(
+          static_cast<size_t>(Chunks * C) * sizeof(Welford<A>));
+    auto *PartialsPtr = static_cast<Welford<A> *>(Partials.get());
     auto Launch = [&](auto Index) {
       using IndexT = decltype(Index);
+      IntDivider<IndexT> Positions(IndexT(G.S));
+      if (PartialsPtr) {
+        dim3 Grid(blocksFor(C, 1), static_cast<unsigned>(Chunks));
+        channelPartialsKernel<D, IndexT>
+            <<<Grid, reduceThreads(ChunkLength), 0, Stream>>>(
+                devicePtr<T>(X), G, Positions, IndexT(ChunkLength),
+                PartialsPtr);
+        SK_CUDA_KERNEL_LAUNCH_CHECK();
+      }
       channelStatsKernel<D, IndexT>
           <<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
-              devicePtr<T>(X), G, IntDivider<IndexT>(IndexT(G.S)),
+              devicePtr<T>(X), G, Positions, PartialsPtr, Chunks,
               accPtr<A>(Mean), accPtr<A>(Squares), accPtr<A>(Scale));
     };
     if (fitsInt32GridIndex(Count))
@@ -396,19 +500,36 @@ SK_IMPL_FUNC(layer_norm_out_cuda)
       input.scalar_type(), "layer_norm_cuda", [&](auto Tag) {
         using T = decltype(Tag);
         using D = DeviceElement<T>;
-        int Threads = reduceThreads(N);
-        auto Launch = [&](auto PerThread) {
-          layerNormKernel<D, decltype(PerThread)::value>
-              <<<blocksFor(M, 1), Threads, 0, currentStream()>>>(
-                  devicePtr<T>(X), G.defined() ? devicePtr<T>(G) : nullptr,
-                  B.defined() ? devicePtr<T>(B) : nullptr,
-                  devicePtr<T>(Y.get()), devicePtr<T>(Mean.get()),
-                  devicePtr<T>(Rstd.get()), M, N, eps);
+        constexpr int Vec = kLayerNormVecSize;
+        auto Aligned = [&](const Tensor &T) {
+          return !T.defined() ||
+                 cuda::isAlignedForVector(T.data_ptr(), sizeof(D), Vec);
         };
-        // Rows of up to 4 elements a thread stay in registers (55 for
-        // float32 at 4; at 8 it took 80, a quarter of an SM's threads).
-        withCeiling<1, 2, 4>((N + Threads - 1) / Threads, Launch,
-                             [&] { Launch(std::integral_constant<int, 0>()); });
+        bool Vectorize = N % Vec == 0 && Aligned(X) && Aligned(G) &&
+                         Aligned(B) && Aligned(Y.get());
+        auto LaunchIn = [&](auto VecSize) {
+          int64_t Vectors = N / VecSize;
+          // Two vectors a thread where the row allows: a smaller block
+          // reduces its sums in fewer steps.
+          int Threads = reduceThreads((Vectors + 1) / 2);
+          auto Launch = [&](auto PerThread) {
+            layerNormKernel<D, VecSize, decltype(PerThread)::value>
+                <<<blocksFor(M, 1), Threads, 0, currentStream()>>>(
+                    devicePtr<T>(X), G.defined() ? devicePtr<T>(G) : nullptr,
+                    B.defined() ? devicePtr<T>(B) : nullptr,
+                    devicePtr<T>(Y.get()), devicePtr<T>(Mean.get()),
+                    devicePtr<T>(Rstd.get()), M, N, eps);
+          };
+          // Up to 2 vectors a thread stay in registers (46 for float32 in
+          // vectors of 4; at 4 vectors it took 70, a quarter of an SM's
+          // threads for a block of 512).
+          withCeiling<1, 2>((Vectors + Threads - 1) / Threads, Launch,
+                            [&] { Launch(std::integral_constant<int, 0>()); });
+        };
+        if (Vectorize)
+          LaunchIn(std::integral_constant<int, Vec>());
+        else
+          LaunchIn(std::integral_constant<int, 1>());
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
   Y.finish();

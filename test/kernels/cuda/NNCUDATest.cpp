@@ -110,13 +110,14 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
       sk::native_layer_norm(Special, {4}, Tensor(), Tensor(), 0.5);
   expectClose(SY, WantSY);
   expectClose(SRstd, WantSRstd);
-  // Rows held in registers at 2 and 4 values a thread, and a row too long
-  // for that, read in each pass; in each, a row whose float32 sum of
-  // squares overflows (Note [Variance that overflows]). Its values, up to
-  // 3e30, sum to a finite float32 in any order: at 1e37 the CPU's sum
-  // overflowed where the GPU's tree did not, and the mean was inf on one
-  // side only.
-  for (int64_t N : {1000, 2000, 3000}) {
+  // Rows held in registers at 2 vectors of 4 values a thread (1000, 3000)
+  // or 2 single values (1001, not a multiple of 4), and rows too long for
+  // that, read in each pass (4097, 6000, 9000); in each, a row
+  // whose float32 sum of squares overflows (Note [Variance that
+  // overflows]). Its values, up to 3e30, sum to a finite float32 in any
+  // order: at 1e37 the CPU's sum overflowed where the GPU's tree did not,
+  // and the mean was inf on one side only.
+  for (int64_t N : {1000, 1001, 3000, 4097, 6000, 9000}) {
     SCOPED_TRACE(N);
     Tensor Rows = randomCPU({3, N}, Dtype, 7);
     Rows.select(0, 1).copy_(sk::mul(Rows.select(0, 1), 1e30));
@@ -127,6 +128,24 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
     expectClose(LY, WantLY);
     expectClose(LMean, WantLMean);
     expectClose(LRstd, WantLRstd);
+  }
+  // Rows in vectors, with a weight and a bias, and the same rows one
+  // element into their storage: not aligned for vectors, read one value at
+  // a time.
+  Tensor Flat = randomCPU({1 + 6 * 1024}, Dtype, 8);
+  Tensor W1 = randomCPU({1024}, Dtype, 9), B1 = randomCPU({1024}, Dtype, 10);
+  for (int64_t Offset : {0, 1}) {
+    SCOPED_TRACE(::testing::Message() << "offset " << Offset);
+    auto Rows = [&](const Tensor &F) {
+      return F.slice(0, Offset, Offset + 6 * 1024).view({6, 1024});
+    };
+    auto [VY, VMean, VRstd] = sk::native_layer_norm(
+        Rows(toCUDA(Flat)), {1024}, toCUDA(W1), toCUDA(B1), 1e-5);
+    auto [WantVY, WantVMean, WantVRstd] =
+        sk::native_layer_norm(Rows(Flat), {1024}, W1, B1, 1e-5);
+    expectClose(VY, WantVY);
+    expectClose(VMean, WantVMean);
+    expectClose(VRstd, WantVRstd);
   }
 }
 
@@ -146,6 +165,29 @@ TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
         sk::native_batch_norm(X, W, B, RM, RV, true, 0.1, 1e-5);
     expectClose(Y, WantY);
     EXPECT_EQ(Y.strides().vec(), WantY.strides().vec());
+    expectClose(SaveMean, WantMean);
+    expectClose(SaveInvstd, WantInvstd);
+    expectClose(CudaRM, RM);
+    expectClose(CudaRV, RV);
+  }
+  // Channels of 32768 values, reduced in chunks by several blocks whose
+  // states one block merges, one of them with a float32 sum of squares
+  // that overflows (Note [Variance that overflows]).
+  for (bool ChannelsLast : {false, true}) {
+    SCOPED_TRACE(ChannelsLast ? "channels last" : "contiguous");
+    Tensor X = randomCPU({8, 3, 64, 64}, Dtype, 19);
+    if (Dtype != kHalf)
+      X.select(1, 2).copy_(sk::mul(X.select(1, 2), 1e30));
+    if (ChannelsLast)
+      X = X.contiguous(MemoryFormat::ChannelsLast);
+    Tensor RM = randomCPU({3}, Dtype, 20), RV = randomCPU({3}, Dtype, 21, 1, 2);
+    Tensor CudaRM = toCUDA(RM), CudaRV = toCUDA(RV);
+    auto [Y, SaveMean, SaveInvstd] =
+        sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, CudaRM,
+                              CudaRV, /*training=*/true, 0.1, 1e-5);
+    auto [WantY, WantMean, WantInvstd] = sk::native_batch_norm(
+        X, std::nullopt, std::nullopt, RM, RV, true, 0.1, 1e-5);
+    expectClose(Y, WantY);
     expectClose(SaveMean, WantMean);
     expectClose(SaveInvstd, WantInvstd);
     expectClose(CudaRM, RM);

@@ -227,8 +227,8 @@ __device__ Welford<A> blockReduceWelford(Welford<A> W, Welford<A> *Shared) {
       });
 }
 
-/// Calls \p F(I, X[n, c, s]) for the elements I = n * S + s of \p Ch in
-/// [Begin, End) that fall to this thread: Begin + threadIdx.x, then a
+/// Calls \p F(X[n, c, s]) for the elements I = n * S + s of channel \p Ch
+/// in [Begin, End) that fall to this thread: Begin + threadIdx.x, then a
 /// block's stride apart.
 template <typename T, typename IndexT, typename Fn>
 __device__ __forceinline__ void

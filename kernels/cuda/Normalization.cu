@@ -12,7 +12,8 @@
 /// layer_norm: one block per row of N = prod(normalized_shape) values, two
 /// passes for the variance (the mean, then the centred sum of squares), as
 /// on the CPU, over values read in vectors of 4 where the row allows and
-/// held in registers for rows of up to 2 vectors a thread.
+/// held in registers for rows of up to 2 vectors (or 4 single values) a
+/// thread.
 ///
 /// batch_norm: the input in its suggested memory format is [N, C, S] with
 /// channel stride S (row-major) or 1 (channels last); one block per
@@ -198,6 +199,14 @@ template <typename A> struct Welford {
   __device__ void merge(A OtherMean, A OtherM2, int64_t OtherCount) {
     if (OtherCount == 0)
       return;
+    // Into an empty state, the other one as it is: Delta * Delta * 0 below
+    // is NaN where Delta squared overflows (a mean above 1.8e19 in float).
+    if (Count == 0) {
+      Mean = OtherMean;
+      M2 = OtherM2;
+      Count = OtherCount;
+      return;
+    }
     int64_t Total = Count + OtherCount;
     A Delta = OtherMean - Mean;
     A Share = A(OtherCount) / A(Total);
@@ -520,11 +529,15 @@ SK_IMPL_FUNC(layer_norm_out_cuda)
                     devicePtr<T>(Y.get()), devicePtr<T>(Mean.get()),
                     devicePtr<T>(Rstd.get()), M, N, eps);
           };
-          // Up to 2 vectors a thread stay in registers (46 for float32 in
-          // vectors of 4; at 4 vectors it took 70, a quarter of an SM's
-          // threads for a block of 512).
-          withCeiling<1, 2>((Vectors + Threads - 1) / Threads, Launch,
-                            [&] { Launch(std::integral_constant<int, 0>()); });
+          // Up to 2 vectors of 4 or 4 single values a thread stay in
+          // registers (46 and 54 registers for float32; 4 vectors of 4
+          // took 70, one block of 512 threads per SM).
+          int64_t PerThread = (Vectors + Threads - 1) / Threads;
+          auto ReadEachPass = [&] { Launch(std::integral_constant<int, 0>()); };
+          if constexpr (decltype(VecSize)::value == 1)
+            withCeiling<1, 2, 4>(PerThread, Launch, ReadEachPass);
+          else
+            withCeiling<1, 2>(PerThread, Launch, ReadEachPass);
         };
         if (Vectorize)
           LaunchIn(std::integral_constant<int, Vec>());

@@ -726,12 +726,14 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {T});
   checkOp([](auto &X) { return sk::argmin(X[0]); }, {T});
   checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, {T});
-  // Rows longer than one round of the segment kernel's loads, every value
-  // repeated (values() has period 19), in vectors (a length that is a
-  // multiple of 4) or one value at a time (4999), and a NaN late in one
-  // row: the first extremum, or the NaN, wins.
-  for (ScalarType D : {kFloat, kDouble, kInt, kChar, kLong}) {
-    for (int64_t Length : {5000, 4999}) {
+  // Rows of one and of several rounds of the segment kernel's loads (a
+  // round of 512 threads' 4 vectors is 8192 values in vectors of 4, 4096
+  // in vectors of 2, 2048 one at a time), every value repeated (values()
+  // has period 19), in vectors (lengths a multiple of 4) or one value at a
+  // time (4999), and a NaN late in one row: the first extremum, or the
+  // NaN, wins.
+  for (ScalarType D : {kFloat, kDouble, kInt, kShort, kChar, kLong}) {
+    for (int64_t Length : {5000, 4999, 20000}) {
       SCOPED_TRACE(::testing::Message() << D << " rows of " << Length);
       Tensor Rows = values({3, Length}, D, 9);
       if (isFloatingType(D))
@@ -742,6 +744,14 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
       checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Rows});
     }
   }
+  // A row one element into its storage: not aligned for vectors, read in
+  // place one value at a time.
+  Tensor Flat = values({1 + 3 * 5000}, kFloat, 10);
+  checkOp(
+      [](auto &X) {
+        return sk::argmax(X[0].slice(0, 1).view({3, 5000}), 1);
+      },
+      {Flat});
   // Rows whose every value is the worst one (-inf for a maximum, the
   // lowest integer), where no value beats the start: index 0; and a NaN
   // first in a row or alone at its end.

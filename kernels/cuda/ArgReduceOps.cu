@@ -91,10 +91,7 @@ __global__ void splitPairs(const ArgPair<T> *Pairs, int64_t N, int64_t Length,
 /// a lower index: a greater (IsMax) or smaller number, or the first NaN.
 /// Equal values do not, so the first extremum stays.
 template <bool IsMax, typename T> __device__ inline bool beats(T X, T Best) {
-  if constexpr (std::is_floating_point_v<T>)
-    return (IsMax ? X > Best : X < Best) || (X != X && Best == Best);
-  else
-    return IsMax ? X > Best : X < Best;
+  return (IsMax ? X > Best : X < Best) || (isNan(X) && !isNan(Best));
 }
 
 /// The vectors each thread of argSegmentsKernel loads before it compares
@@ -114,9 +111,9 @@ constexpr int kArgVecSize = sizeof(acc_t) >= 4 ? 16 / sizeof(acc_t) : 4;
 /// beats the ones before it (`beats`): its indices only grow, so a
 /// comparison and two selects per value find its first extremum, without
 /// comparing indices. The block then combines the threads' pairs with
-/// ArgCombine. VecSize > 1 needs \p Length a
-/// multiple of it and \p In aligned to a vector; Index_t holds Length
-/// plus a block's round of loads.
+/// ArgCombine. VecSize > 1 needs \p Length a multiple of it and \p In
+/// aligned to a vector; Index_t holds Length plus a block's round of
+/// loads.
 template <bool IsMax, int VecSize, typename Index_t, typename acc_t,
           typename Out_t>
 __global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,

@@ -147,6 +147,10 @@ std::vector<BenchCase> makeKernelCases() {
   Add("min dim 1 4096x4096", "min", "dim", [=] {
     return Stack{Big(), int64_t(1), false};
   });
+  // Greedy decoding: the best token of each row of a model's logits.
+  Add("argmax dim 1 1024x32000 bf16", "argmax", "", [=] {
+    return Stack{normal({1024, 32000}, kBFloat16), int64_t(1), false};
+  });
   Add("all dim 1 4096x4096", "all", "dim", [=] {
     return Stack{mask({4096, 4096}), int64_t(1), false};
   });

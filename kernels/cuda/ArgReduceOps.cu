@@ -44,15 +44,15 @@ template <typename T> __device__ inline bool isNan(T X) {
     return false;
 }
 
-/// The element at a linear index of the laid-out input, with that index.
-/// Within a segment the linear index orders elements as the index in the
-/// segment does, so the reduction compares these and splitPairs subtracts
-/// the segment's start: a 64-bit `I % Length` per element is a long
-/// sequence of instructions on a GPU.
-template <typename T> struct MakePair {
+/// The element at a linear index of the laid-out input, as acc_t, with
+/// that index. Within a segment the linear index orders elements as the
+/// index in the segment does, so the reduction compares these and
+/// splitPairs subtracts the segment's start: a 64-bit `I % Length` per
+/// element is a long sequence of instructions on a GPU.
+template <typename T, typename acc_t> struct MakePair {
   const T *Data;
-  __host__ __device__ ArgPair<T> operator()(int64_t I) const {
-    return {Data[I], I};
+  __host__ __device__ ArgPair<acc_t> operator()(int64_t I) const {
+    return {static_cast<acc_t>(Data[I]), I};
   }
 };
 
@@ -76,14 +76,14 @@ template <bool IsMax> struct ArgCombine {
 
 /// Values[s] and Indices[s] from segment s's pair, its index made relative
 /// to the segment's start, s * \p Length.
-template <typename T>
-__global__ void splitPairs(const ArgPair<T> *Pairs, int64_t N, int64_t Length,
-                           T *Values, int64_t *Indices) {
+template <typename acc_t, typename T>
+__global__ void splitPairs(const ArgPair<acc_t> *Pairs, int64_t N,
+                           int64_t Length, T *Values, int64_t *Indices) {
   int64_t I = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (I >= N)
     return;
   if (Values)
-    Values[I] = Pairs[I].Value;
+    Values[I] = static_cast<T>(Pairs[I].Value);
   Indices[I] = Pairs[I].Index - I * Length;
 }
 
@@ -98,31 +98,31 @@ template <bool IsMax, typename T> __device__ inline bool beats(T X, T Best) {
 /// any.
 constexpr int kArgLoads = 4;
 
-/// Elements of acc_t in one access of argSegmentsKernel: 16 bytes, or 4
+/// Elements of T in one access of argSegmentsKernel: 16 bytes, or 4
 /// elements of a narrower type.
-template <typename acc_t>
-constexpr int kArgVecSize = sizeof(acc_t) >= 4 ? 16 / sizeof(acc_t) : 4;
+template <typename T>
+constexpr int kArgVecSize = sizeof(T) >= 4 ? 16 / sizeof(T) : 4;
 
 /// One block per contiguous segment of \p Length values at \p In: the
-/// segment's first extremum (NaN first), its value into Values[s] (as
-/// Out_t, unless Values is null) and its index in the segment into
-/// Indices[s]. Thread t reads the vectors of \p VecSize values t,
-/// t + blockDim.x, ..., kArgLoads at a time, and keeps the first value that
-/// beats the ones before it (`beats`): its indices only grow, so a
-/// comparison and two selects per value find its first extremum, without
-/// comparing indices. The block then combines the threads' pairs with
-/// ArgCombine. VecSize > 1 needs \p Length a multiple of it and \p In
-/// aligned to a vector; Index_t holds Length plus a block's round of
-/// loads.
-template <bool IsMax, int VecSize, typename Index_t, typename acc_t,
-          typename Out_t>
-__global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
-                                  Index_t Length, acc_t Worst, Out_t *Values,
-                                  int64_t *Indices) {
+/// segment's first extremum (NaN first), its value into Values[s] (unless
+/// Values is null) and its index in the segment into Indices[s]. Values
+/// are compared as acc_t (float for float16 and bfloat16, read in place).
+/// Thread t reads the vectors of \p VecSize values t, t + blockDim.x, ...,
+/// kArgLoads at a time, and keeps the first value that beats the ones before it
+/// (`beats`): its indices only grow, so a comparison and two selects per value
+/// find its first extremum, without comparing indices. The block then combines
+/// the threads' pairs with ArgCombine. VecSize > 1 needs \p Length a multiple
+/// of it and \p In aligned to a vector; Index_t holds Length plus a block's
+/// round of loads.
+template <bool IsMax, int VecSize, typename Index_t, typename T, typename acc_t>
+__global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
+                                  acc_t Worst, T *Values, int64_t *Indices) {
   using Pair = ArgPair<acc_t, Index_t>;
-  using Vector = cuda::AlignedVector<acc_t, VecSize>;
+  using Vector = cuda::AlignedVector<T, VecSize>;
   constexpr Index_t kNone = ::cuda::std::numeric_limits<Index_t>::max();
   __shared__ Pair Shared[32];
+  // Worst is an extremum of T's range (an infinity or a limit), exact in T.
+  const T WorstT = static_cast<T>(Worst);
   const Index_t Vectors = Length / VecSize;
   const Index_t Step = Index_t(blockDim.x) * kArgLoads;
   for (int64_t S = blockIdx.x; S < Segments; S += gridDim.x) {
@@ -141,7 +141,7 @@ __global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
         } else {
 #pragma unroll
           for (int J = 0; J < VecSize; ++J)
-            Loaded[K].V[J] = Worst;
+            Loaded[K].V[J] = WorstT;
         }
       }
 #pragma unroll
@@ -149,8 +149,9 @@ __global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
         Index_t First = (V0 + Index_t(K) * Index_t(blockDim.x)) * VecSize;
 #pragma unroll
         for (int J = 0; J < VecSize; ++J) {
-          if (beats<IsMax>(Loaded[K].V[J], Best.Value)) {
-            Best.Value = Loaded[K].V[J];
+          acc_t X = static_cast<acc_t>(Loaded[K].V[J]);
+          if (beats<IsMax>(X, Best.Value)) {
+            Best.Value = X;
             Best.Index = First + J;
           }
         }
@@ -170,7 +171,7 @@ __global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
         });
     if (threadIdx.x == 0) {
       if (Values)
-        Values[S] = static_cast<Out_t>(Best.Value);
+        Values[S] = static_cast<T>(Best.Value);
       Indices[S] = Best.Index;
     }
   }
@@ -178,13 +179,13 @@ __global__ void argSegmentsKernel(const acc_t *In, int64_t Segments,
 
 /// Launches argSegmentsKernel over \p In's segments, in vectors where \p In
 /// allows and with 32-bit indices where the length does.
-template <bool IsMax, typename acc_t, typename Out_t>
-void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst,
-                       Out_t *Values, int64_t *Indices) {
-  constexpr int Vec = kArgVecSize<acc_t>;
-  const auto *Data = static_cast<const acc_t *>(In.Data.data_ptr());
+template <bool IsMax, typename T, typename acc_t>
+void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
+                       int64_t *Indices) {
+  constexpr int Vec = kArgVecSize<T>;
+  const auto *Data = static_cast<const T *>(In.Data.data_ptr());
   bool Vectorize = In.SegmentLength % Vec == 0 &&
-                   cuda::isAlignedForVector(Data, sizeof(acc_t), Vec);
+                   cuda::isAlignedForVector(Data, sizeof(T), Vec);
   auto Launch = [&](auto VecSize, auto IndexTag) {
     using Index_t = decltype(IndexTag);
     int Threads = cuda_kernels::reduceThreads(
@@ -219,9 +220,10 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
     {
       using T = decltype(Tag);
       using Limits = ::cuda::std::numeric_limits<acc_t>;
-      ScalarType AccDtype = scalarTypeOf<acc_t>();
+      // Read in place, in Self's dtype, where its reduced dims are
+      // contiguous and last; float16 and bfloat16 compare as float32.
       cuda::ReductionInput In =
-          cuda::makeReductionInput<acc_t>(Self, Mask, AccDtype);
+          cuda::makeReductionInput<T>(Self, Mask, Self.scalar_type());
       acc_t Worst;
       if constexpr (std::is_floating_point_v<acc_t>)
         Worst = IsMax ? -Limits::infinity() : Limits::infinity();
@@ -256,24 +258,24 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
       auto *PairsPtr = static_cast<ArgPair<acc_t> *>(Pairs.get());
       auto Input = thrust::make_transform_iterator(
           thrust::make_counting_iterator<int64_t>(0),
-          MakePair<acc_t>{static_cast<const acc_t *>(In.Data.data_ptr())});
+          MakePair<T, acc_t>{static_cast<const T *>(In.Data.data_ptr())});
       cuda::cubReduce(Input, PairsPtr, In.Segments, In.SegmentLength,
                       ArgCombine<IsMax>{}, ArgPair<acc_t>{Worst, INT64_MAX});
       TensorOptions Options = Self.options();
       Tensor Idx = empty({In.Segments}, Options.dtype(kLong));
       Tensor Vals;
       if (Values.defined())
-        Vals = empty({In.Segments}, Options.dtype(AccDtype));
+        Vals = empty({In.Segments}, Options);
       int64_t Blocks = cuda::blocksFor(In.Segments, cuda::kThreads, 1);
       splitPairs<<<static_cast<unsigned>(Blocks), cuda::kThreads, 0,
                    cuda::getCurrentCUDAStream()>>>(
           PairsPtr, In.Segments, In.SegmentLength,
-          Vals.defined() ? static_cast<acc_t *>(Vals.data_ptr()) : nullptr,
+          Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
           static_cast<int64_t *>(Idx.data_ptr()));
       SK_CUDA_KERNEL_LAUNCH_CHECK();
       cuda::copyInto<int64_t>(Indices, Idx.view(Indices.sizes()));
       if (Values.defined())
-        cuda::copyInto<acc_t>(Values, Vals.view(Values.sizes()));
+        cuda::copyInto<T>(Values, Vals.view(Values.sizes()));
     }
   });
 }

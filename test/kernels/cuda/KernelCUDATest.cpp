@@ -731,8 +731,9 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   // in vectors of 2, 2048 one at a time), every value repeated (values()
   // has period 19), in vectors (lengths a multiple of 4) or one value at a
   // time (4999), and a NaN late in one row: the first extremum, or the
-  // NaN, wins.
-  for (ScalarType D : {kFloat, kDouble, kInt, kShort, kChar, kLong}) {
+  // NaN, wins. float16 and bfloat16 are read in place, in vectors of 4.
+  for (ScalarType D :
+       {kFloat, kDouble, kHalf, kBFloat16, kInt, kShort, kChar, kLong}) {
     for (int64_t Length : {5000, 4999, 20000}) {
       SCOPED_TRACE(::testing::Message() << D << " rows of " << Length);
       Tensor Rows = values({3, Length}, D, 9);
@@ -752,6 +753,11 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
         return sk::argmax(X[0].slice(0, 1).view({3, 5000}), 1);
       },
       {Flat});
+  checkOp(
+      [](auto &X) {
+        return std::get<0>(sk::max(X[0].slice(0, 1).view({3, 5000}), 1));
+      },
+      {Flat.to(kBFloat16)});
   // Rows whose every value is the worst one (-inf for a maximum, the
   // lowest integer), where no value beats the start: index 0; and a NaN
   // first in a row or alone at its end.

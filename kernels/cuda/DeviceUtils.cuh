@@ -27,6 +27,7 @@
 #include "sk/cuda/CUDACachingAllocator.h"
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAStream.h"
+#include "sk/cuda/DeviceChecks.h"
 #include "sk/ops/Factories.h"
 
 #include <cuda_bf16.h>
@@ -236,42 +237,11 @@ inline KernelShape kernelShape(IntArrayRef Sizes) {
   return S;
 }
 
-//===--- Device error flag ------------------------------------------------===//
+//===--- Device checks ----------------------------------------------------===//
 
-/// A flag a kernel raises with a value (an index out of range, say), read
-/// on the host after the kernel: the host waits for the stream. When
-/// several threads raise it, one of their values is kept.
-class DeviceErrorFlag {
-public:
-  DeviceErrorFlag()
-      : Storage(cuda::CUDACachingAllocator::allocateTempStorage(
-            2 * sizeof(unsigned long long))) {
-    SK_CUDA_CHECK(cudaMemsetAsync(
-        Storage.get(), 0, 2 * sizeof(unsigned long long), currentStream()));
-  }
-  /// What kernels take: [0] the flag, [1] the value.
-  unsigned long long *get() const {
-    return static_cast<unsigned long long *>(Storage.get());
-  }
-  /// The raised code and value, if a kernel raised the flag.
-  std::optional<std::pair<int64_t, int64_t>> read() const {
-    unsigned long long Host[2] = {0, 0};
-    cudaStream_t Stream = currentStream();
-    SK_CUDA_CHECK(cudaMemcpyAsync(Host, Storage.get(), sizeof Host,
-                                  cudaMemcpyDeviceToHost, Stream));
-    SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
-    if (Host[0] == 0)
-      return std::nullopt;
-    return std::make_pair(static_cast<int64_t>(Host[0]),
-                          static_cast<int64_t>(Host[1]));
-  }
-
-private:
-  DataPtr Storage;
-};
-
-/// Raises \p Flag (a DeviceErrorFlag) with the non-zero \p Code and
-/// \p Value, unless another thread did first.
+/// Records a failed check in \p Flag (a cuda::DeviceCheck's record, Note
+/// [Device checks]) with the non-zero \p Code and \p Value, unless another
+/// thread did first.
 __device__ __forceinline__ void
 raiseError(unsigned long long *Flag, unsigned long long Code, int64_t Value) {
   if (atomicCAS(Flag, 0ull, Code) == 0ull)

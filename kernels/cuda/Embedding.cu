@@ -11,17 +11,18 @@
 /// embedding copies weight rows: rows of unit stride through gatherRows
 /// (DeviceUtils.cuh, 16-byte words where they fit), others as elements of
 /// the dtype's size, one thread per output element; an index out of range
-/// raises a device flag and the impl throws the CPU's error after the
-/// kernel.
+/// is a device check (Note [Device checks] in sk/cuda/DeviceChecks.h),
+/// whose CPU error comes at the host's next wait for the stream.
 ///
 /// _embedding_bag checks its offsets and indices on the device, with the
 /// CPU's checks and messages (kernels::EmbeddingBagError), in the kernel
 /// that computes offset2bag (a binary search in the offsets per index).
 /// The bags are then reduced, one block per bag, threads along the
 /// embedding dimension, accumulating in float32 for the 16-bit dtypes,
-/// skipping rows out of range; the impl reads the checks' flag once, at
-/// the end, and throws the CPU's error for one of the failed checks (not
-/// necessarily the CPU's first). Nothing is copied to the host.
+/// skipping rows out of range. The checks are one device check, reported
+/// with the CPU's error for one of the failed checks (not necessarily the
+/// CPU's first) at the next wait. Nothing is copied to the host, and the
+/// impl does not wait.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -201,12 +202,12 @@ SK_IMPL_FUNC(embedding_out_cuda)
     return;
   Tensor Idx = indices.contiguous();
   OutputBuffer Out(out);
-  DeviceErrorFlag Flag;
+  cuda::DeviceCheck Check;
   auto Run = [&](auto IndexTag) {
     using IndexT = decltype(IndexTag);
     const IndexT *Index = static_cast<const IndexT *>(Idx.data_ptr());
     if (weight.stride(1) == 1) {
-      gatherRows(Out.get(), weight, Index, N, Flag.get());
+      gatherRows(Out.get(), weight, Index, N, Check.get());
       return;
     }
     dispatchElementSize(weight.scalar_type(), [&](auto Tag) {
@@ -215,7 +216,7 @@ SK_IMPL_FUNC(embedding_out_cuda)
           <<<blocksFor(N * D), kThreads, 0, currentStream()>>>(
               static_cast<const Word *>(weight.data_ptr()), Index,
               static_cast<Word *>(Out.get().data_ptr()), N, D, weight.size(0),
-              weight.stride(0), weight.stride(1), Flag.get());
+              weight.stride(0), weight.stride(1), Check.get());
       SK_CUDA_KERNEL_LAUNCH_CHECK();
     });
   };
@@ -223,8 +224,9 @@ SK_IMPL_FUNC(embedding_out_cuda)
     Run(int64_t{});
   else
     Run(int32_t{});
-  if (Flag.read())
+  Check.reportLater([](int64_t, int64_t) {
     SK_CHECK_INDEX(false, "index out of range in self");
+  });
   Out.finish();
 }
 
@@ -241,7 +243,7 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
   int64_t NumOffsets = Off.numel();
   int64_t NumBags = out0.size(0);
   int64_t Rows = weight.size(0);
-  DeviceErrorFlag Flag;
+  cuda::DeviceCheck Checks;
   OutputBuffer Bags(out1);
   bool WantBags = out1.numel() == N && N > 0;
   auto Check = [&](auto IndexTag) {
@@ -251,7 +253,7 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
             static_cast<const IndexT *>(Idx.data_ptr()),
             static_cast<const IndexT *>(Off.data_ptr()), N, NumOffsets, Rows,
             WantBags ? static_cast<IndexT *>(Bags.get().data_ptr()) : nullptr,
-            Flag.get());
+            Checks.get());
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   };
   if (N > 0 || NumOffsets > 0) {
@@ -262,13 +264,13 @@ SK_IMPL_FUNC(embedding_bag_out_cuda)
   }
   if (WantBags)
     Bags.finish();
-  // The one wait: the checks' flag, read once the bags are reduced (the
-  // kernel skips rows out of range).
+  // Reported once the bags are reduced (the kernel skips rows out of
+  // range), at the next wait.
   auto ReportErrors = [&] {
-    if (std::optional<std::pair<int64_t, int64_t>> Error = Flag.read())
+    Checks.reportLater([N](int64_t Code, int64_t Value) {
       kernels::reportEmbeddingBagError(
-          static_cast<kernels::EmbeddingBagError>(Error->first), Error->second,
-          N);
+          static_cast<kernels::EmbeddingBagError>(Code), Value, N);
+    });
   };
   out3.zero_();
   if (NumBags == 0) {

@@ -10,9 +10,10 @@
 /// embedding does). Otherwise the three gathers share one kernel over the
 /// output, as on the CPU: Out[i] = Src[i] + Index[i] * DimStride, with Src
 /// self restrided to stride 0 along the indexed dimension, any strides
-/// everywhere. Indices out of range raise a device
-/// flag; the impl waits for the kernel and throws the CPU's error, naming
-/// one of the offending indices (not necessarily the first).
+/// everywhere. An index out of range is a device check (Note [Device
+/// checks] in sk/cuda/DeviceChecks.h): the CPU's error, naming one of the
+/// offending indices (not necessarily the first), is thrown at the host's
+/// next wait for the stream, not by the impl, which does not wait.
 ///
 /// masked_select and nonzero select with CUB: Note [Selection on CUDA].
 ///
@@ -100,14 +101,14 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
   int64_t N = Out.numel();
   if (N == 0)
     return;
-  DeviceErrorFlag Flag;
+  cuda::DeviceCheck Check;
   auto Run = [&](auto IndexTag) {
     using IndexT = decltype(IndexTag);
     const IndexT *Indices = static_cast<const IndexT *>(Index.data_ptr());
     if (RowsOnly) {
       int64_t Count = Index.numel();
       gatherRows(Out.view({Count, Src.size(1)}), Src, Indices, Count,
-                 Flag.get());
+                 Check.get());
       return;
     }
     checkKernelDims(Out.sizes());
@@ -126,7 +127,7 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
                 static_cast<const Word *>(Src.data_ptr()), Indices,
                 cuda::makeRowMajorOffsetCalculator<3, OffT>(
                     Rank, Out.sizes().data(), Strides),
-                OffT(N), S.DimSize, S.DimStride, S.WrapNegative, Flag.get());
+                OffT(N), S.DimSize, S.DimStride, S.WrapNegative, Check.get());
       };
       if (Fits32)
         Launch(int32_t());
@@ -139,9 +140,10 @@ void runGather(const Tensor &Out, const Tensor &Src, const Tensor &Index,
     Run(int32_t{});
   else
     Run(int64_t{});
-  if (std::optional<std::pair<int64_t, int64_t>> Error = Flag.read())
-    kernels::reportIndexOutOfRange(S.Op, Error->second, S.Dim, S.DimSize,
+  Check.reportLater([S](int64_t, int64_t Index) {
+    kernels::reportIndexOutOfRange(S.Op, Index, S.Dim, S.DimSize,
                                    S.WrapNegative);
+  });
 }
 
 //===--- Selection by flags -----------------------------------------------===//

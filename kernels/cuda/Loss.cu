@@ -12,8 +12,8 @@
 /// each of a fixed number of blocks sums a grid-strided share in double
 /// and a second kernel adds the blocks' sums in a fixed tree, so the
 /// result does not depend on timing. An input or target outside [0, 1]
-/// raises a device flag, and the impl throws the CPU's error after the
-/// kernel.
+/// is a device check (Note [Device checks] in sk/cuda/DeviceChecks.h):
+/// the CPU's error comes at the host's next wait for the stream.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -128,11 +128,9 @@ __global__ void bceFinishKernel(const double *Partial, int Blocks, int64_t N,
     *Out = fromAcc<T>(Mean ? Total / double(N) : Total);
 }
 
-void throwIfRaised(const DeviceErrorFlag &Flag) {
-  std::optional<std::pair<int64_t, int64_t>> Error = Flag.read();
-  if (!Error)
-    return;
-  SK_CHECK(Error->first != int64_t(kBadInput),
+/// Throws the CPU's error for a failed check of code \p Code.
+void reportOutOfRange(int64_t Code, int64_t) {
+  SK_CHECK(Code != int64_t(kBadInput),
            "all elements of input should be between 0 and 1");
   SK_CHECK(false, "all elements of target should be between 0 and 1");
 }
@@ -148,7 +146,7 @@ SK_IMPL_FUNC(binary_cross_entropy_out_cuda)
   if (weight)
     W = weight->expand(self.sizes()).contiguous();
   int64_t N = self.numel();
-  DeviceErrorFlag Flag;
+  cuda::DeviceCheck Check;
   cudaStream_t Stream = currentStream();
   if (reduction == kReductionNone) {
     if (N == 0)
@@ -161,10 +159,10 @@ SK_IMPL_FUNC(binary_cross_entropy_out_cuda)
           bceKernel<DeviceElement<T>><<<blocksFor(N), kThreads, 0, Stream>>>(
               devicePtr<T>(X), devicePtr<T>(Y),
               W.defined() ? devicePtr<T>(W) : nullptr, devicePtr<T>(Out.get()),
-              N, Flag.get());
+              N, Check.get());
           SK_CUDA_KERNEL_LAUNCH_CHECK();
         });
-    throwIfRaised(Flag);
+    Check.reportLater(reportOutOfRange);
     Out.finish();
     return;
   }
@@ -177,14 +175,14 @@ SK_IMPL_FUNC(binary_cross_entropy_out_cuda)
         double *P = static_cast<double *>(Partial.get());
         bceSumKernel<D><<<kReduceBlocks, kThreads, 0, Stream>>>(
             devicePtr<T>(X), devicePtr<T>(Y),
-            W.defined() ? devicePtr<T>(W) : nullptr, N, P, Flag.get());
+            W.defined() ? devicePtr<T>(W) : nullptr, N, P, Check.get());
         SK_CUDA_KERNEL_LAUNCH_CHECK();
         bceFinishKernel<D><<<1, kThreads, 0, Stream>>>(
             P, kReduceBlocks, N, reduction == kReductionMean,
             devicePtr<T>(out));
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       });
-  throwIfRaised(Flag);
+  Check.reportLater(reportOutOfRange);
 }
 
 } // namespace sk

@@ -18,6 +18,7 @@
 #include "TorchBridge.h"
 #include "TorchProcess.h"
 
+#include "sk/core/DeviceGuard.h"
 #include "sk/dispatch/Dispatcher.h"
 #include "sk/ops/Factories.h"
 #include "sk/testing/MetaConsistency.h"
@@ -525,10 +526,14 @@ Stack mapInputs(const OperatorSchema &Schema, const Stack &S, Fn F) {
   return R;
 }
 
-/// Runs \p Op on \p Args; returns its error, or none.
-std::optional<std::string> runSkc(const OperatorHandle &Op, Stack &Args) {
+/// Runs \p Op on \p Args, on \p Where; returns its error, or none. A CUDA
+/// kernel's checks of its input are reported at the next wait (Note [Device
+/// checks] in sk/cuda/DeviceChecks.h), so the run waits for the device.
+std::optional<std::string> runSkc(const OperatorHandle &Op, Stack &Args,
+                                  Device Where = Device(DeviceType::CPU)) {
   try {
     Op.callBoxed(Args);
+    synchronizeDevice(Where);
     return std::nullopt;
   } catch (const std::exception &E) {
     return std::string(E.what());
@@ -805,12 +810,12 @@ Report runOperator(const OperatorHandle &Op, Reference Ref) {
         Run = placeOn(Schema, C.Args, Device(DeviceType::CUDA));
         Baseline.Error = runSkc(Op, C.Args);
         Baseline.Results = std::move(C.Args);
-        Mine.Error = runSkc(Op, Run);
+        Mine.Error = runSkc(Op, Run, Device(DeviceType::CUDA));
         break;
       case Reference::TorchCUDA: {
         std::vector<PlainValue> Plain = toPlainForTorch(Schema, C.Args);
         Run = placeOn(Schema, C.Args, Device(DeviceType::CUDA));
-        Mine.Error = runSkc(Op, Run);
+        Mine.Error = runSkc(Op, Run, Device(DeviceType::CUDA));
         Baseline = runTorchCUDA(Name, Plain);
         break;
       }

@@ -20,6 +20,12 @@ void impl::registerDeviceGuardImpl(DeviceType T,
   detail::deviceGuardImplSlot(T).store(Impl, std::memory_order_release);
 }
 
+void synchronizeDevice(Device D) {
+  if (const impl::DeviceGuardImplInterface *Impl =
+          impl::getDeviceGuardImpl(D.type()))
+    Impl->synchronizeDevice(D);
+}
+
 void impl::DeviceGuardImplInterface::uncheckedSetDevice(
     Device D) const noexcept {
   try {

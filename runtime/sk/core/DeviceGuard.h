@@ -56,6 +56,10 @@ struct DeviceGuardImplInterface {
   /// exception would end the program. A failure becomes a warning. The
   /// default calls setDevice and turns its error into that warning.
   virtual void uncheckedSetDevice(Device D) const noexcept;
+  /// Waits for the work queued on \p D (the current device where \p D has
+  /// no index), as c10's synchronizeDevice, and throws the errors its
+  /// kernels found meanwhile (CUDA's Note [Device checks]).
+  virtual void synchronizeDevice(Device D) const = 0;
 };
 
 namespace detail {
@@ -81,6 +85,11 @@ inline const DeviceGuardImplInterface *getDeviceGuardImpl(DeviceType T) {
 }
 
 } // namespace impl
+
+/// Waits for the work queued on \p D and throws the errors its kernels
+/// found meanwhile (DeviceGuardImplInterface::synchronizeDevice). A device
+/// type without an impl (CPU, Meta) has nothing queued: a no-op.
+void synchronizeDevice(Device D);
 
 /// Makes a device current for the guard's scope (c10::DeviceGuard).
 ///

@@ -6,6 +6,7 @@
 
 #include "sk/cuda/CUDAFunctions.h"
 #include "sk/cuda/CUDAException.h"
+#include "sk/cuda/DeviceChecks.h"
 
 #include <algorithm>
 
@@ -34,7 +35,10 @@ cuda::DeviceIndex cuda::current_device() {
 
 void cuda::set_device(DeviceIndex D) { SK_CUDA_CHECK(cudaSetDevice(D)); }
 
-void cuda::device_synchronize() { SK_CUDA_CHECK(cudaDeviceSynchronize()); }
+void cuda::device_synchronize() {
+  SK_CUDA_CHECK(cudaDeviceSynchronize());
+  reportDeviceChecks(current_device());
+}
 
 Device cuda::resolveDevice(Device D) {
   SK_INTERNAL_ASSERT(D.is_cuda(), "not a CUDA device: ", D);

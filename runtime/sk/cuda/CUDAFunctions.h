@@ -38,7 +38,9 @@ inline bool is_available() noexcept { return device_count() > 0; }
 DeviceIndex current_device();
 /// Makes \p D the calling thread's current device (cudaSetDevice).
 void set_device(DeviceIndex D);
-/// Waits for all work on the current device (cudaDeviceSynchronize).
+/// Waits for all work on the current device (cudaDeviceSynchronize), then
+/// throws the first failed check of its kernels (Note [Device checks] in
+/// sk/cuda/DeviceChecks.h).
 void device_synchronize();
 
 /// \p D with its index filled in: the current device when it has none.

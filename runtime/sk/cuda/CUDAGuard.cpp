@@ -33,6 +33,12 @@ public:
     if (D.has_index())
       set_device(D.index());
   }
+
+  void synchronizeDevice(Device D) const override {
+    SK_INTERNAL_ASSERT(D.is_cuda(), "CUDA guard asked for '", D, "'");
+    CUDAGuard Guard(D);
+    device_synchronize();
+  }
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include "sk/cuda/CUDAStream.h"
 #include "sk/cuda/CUDAException.h"
+#include "sk/cuda/DeviceChecks.h"
 
 #include <array>
 #include <atomic>
@@ -62,6 +63,7 @@ bool CUDAStream::query() const {
 
 void CUDAStream::synchronize() const {
   SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
+  reportDeviceChecks(*this);
 }
 
 std::ostream &operator<<(std::ostream &OS, const CUDAStream &S) {

@@ -48,7 +48,8 @@ public:
 
   /// Whether all work queued on the stream has completed.
   bool query() const;
-  /// Waits until all work queued on the stream has completed.
+  /// Waits until all work queued on the stream has completed, then throws
+  /// the first failed check of its kernels (Note [Device checks]).
   void synchronize() const;
 
   bool operator==(const CUDAStream &O) const {

@@ -7,6 +7,7 @@
 #include "sk/testing/MetaConsistency.h"
 #include "sk/testing/SchemaSamples.h"
 
+#include "sk/core/DeviceGuard.h"
 #include "sk/core/DispatchKey.h"
 #include "sk/dispatch/Dispatcher.h"
 #include "sk/ops/Factories.h"
@@ -84,10 +85,14 @@ Sample placeSample(const OperatorSchema &Schema, const SchemaSample &S,
   return Placed;
 }
 
-/// Runs \p Op over \p Args; returns the error message, or nothing.
-std::optional<std::string> run(const OperatorHandle &Op, Stack &Args) {
+/// Runs \p Op over \p Args on \p Where; returns the error message, or
+/// nothing.
+std::optional<std::string> run(const OperatorHandle &Op, Stack &Args,
+                               Device Where) {
   try {
     Op.callBoxed(Args);
+    // Errors a kernel finds on the device come at the next wait.
+    synchronizeDevice(Where);
     return std::nullopt;
   } catch (const std::exception &E) {
     return std::string(E.what());
@@ -185,8 +190,9 @@ MetaConsistencyReport checkMetaConsistency(std::string_view Name,
   for (const SchemaSample &Made : makeSchemaSamples(Schema, Random)) {
     Sample S = placeSample(Schema, Made, Backend);
     ++R.Samples;
-    std::optional<std::string> CPUError = run(Op, S.Backend);
-    std::optional<std::string> MetaError = run(Op, S.Meta);
+    std::optional<std::string> CPUError = run(Op, S.Backend, Backend);
+    std::optional<std::string> MetaError =
+        run(Op, S.Meta, Device(DeviceType::Meta));
     if (CPUError) {
       ++R.RejectedOnCPU;
       continue;

@@ -19,6 +19,7 @@
 #include "CUDATestUtils.h"
 #include "iter/IterTestUtils.h"
 
+#include "sk/core/DeviceGuard.h"
 #include "sk/core/Tensor.h"
 #include "sk/iter/TypePromotion.h"
 #include "sk/ops/Factories.h"
@@ -38,6 +39,10 @@ inline Tensor toCUDA(const Tensor &T) { return T.to(Device("cuda")); }
 
 /// \p T on the CPU.
 inline Tensor toCPU(const Tensor &T) { return T.to(Device(DeviceType::CPU)); }
+
+/// Waits for the current CUDA device: where the checks that kernels make
+/// of their input throw (Note [Device checks] in sk/cuda/DeviceChecks.h).
+inline void waitForDevice() { synchronizeDevice(Device(DeviceType::CUDA)); }
 
 /// Deterministic pseudo-random values in [Lo, Hi).
 inline std::vector<double> randomValues(int64_t N, double Lo, double Hi,

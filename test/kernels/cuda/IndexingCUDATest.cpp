@@ -19,8 +19,12 @@
 
 #include "Functions.h"
 
+#include "sk/cuda/CUDAStream.h"
+#include "sk/cuda/DeviceChecks.h"
+
 #include "gtest/gtest.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -129,22 +133,60 @@ class IndexingErrorsCUDATest : public CUDATest {};
 
 TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
   Tensor Self = toCUDA(randomCPU({3, 4}));
-  SK_EXPECT_ERROR(sk::index_select(Self, 1, toCUDA(indexTensor({0, 4}))),
-                  "index_select(): index 4 is out of bounds for dimension 1 "
-                  "with size 4");
-  SK_EXPECT_ERROR(sk::index_select(Self, 0, toCUDA(indexTensor({-1}))),
-                  "index_select(): index -1 is out of bounds for dimension 0 "
-                  "with size 3");
-  SK_EXPECT_ERROR(sk::take(Self, toCUDA(indexTensor({12}))),
+  // Each error comes at the wait after the call (Note [Device checks]).
+  SK_EXPECT_ERROR(
+      (sk::index_select(Self, 1, toCUDA(indexTensor({0, 4}))), waitForDevice()),
+      "index_select(): index 4 is out of bounds for dimension 1 with size 4");
+  SK_EXPECT_ERROR(
+      (sk::index_select(Self, 0, toCUDA(indexTensor({-1}))), waitForDevice()),
+      "index_select(): index -1 is out of bounds for dimension 0 with size 3");
+  SK_EXPECT_ERROR((sk::take(Self, toCUDA(indexTensor({12}))), waitForDevice()),
                   "out of range: tried to access index 12 on a tensor of 12 "
                   "elements.");
   SK_EXPECT_ERROR(
-      sk::gather(Self, 0,
-                 toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong))),
+      (sk::gather(Self, 0,
+                  toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong))),
+       waitForDevice()),
       "gather(): index 3 is out of bounds for dimension 0 with size 3");
   // The stream is usable after the error.
   expectEqual(sk::index_select(Self, 0, toCUDA(indexTensor({2}))),
               sk::index_select(toCPU(Self), 0, indexTensor({2})));
+}
+
+TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheNextWaitOnce) {
+  Tensor Self = toCUDA(randomCPU({3, 4}));
+  Tensor Bad = toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong));
+  // The call does not wait for its kernel, and throws nothing itself.
+  Tensor Gathered = sk::gather(Self, 0, Bad);
+  // Later calls queue behind it; the first copy to the host throws the
+  // first failed check's error, not theirs.
+  Tensor Taken = sk::take(Self, toCUDA(indexTensor({12})));
+  Tensor Sum = sk::add(Self, Self);
+  SK_EXPECT_ERROR(toCPU(Sum),
+                  "gather(): index 3 is out of bounds for dimension 0 with "
+                  "size 3");
+  // Reported once: the next wait finds nothing, and the device works.
+  waitForDevice();
+  expectClose(toCPU(Sum), sk::add(toCPU(Self), toCPU(Self)));
+  // A wait for the stream reports too, as cudaStreamSynchronize would.
+  sk::gather(Self, 0, Bad);
+  SK_EXPECT_ERROR(cuda::getCurrentCUDAStream().synchronize(),
+                  "gather(): index 3 is out of bounds");
+  // More checks than the device's table holds: the oldest are read when
+  // it is full, with a wait; the first failure throws there or later.
+  Tensor Good = toCUDA(fromVector(std::vector<int64_t>{2}, {1, 1}, kLong));
+  expectError(
+      [&] {
+        for (int I = 0; I != cuda::kDeviceCheckSlots + 8; ++I)
+          sk::gather(Self, 0, I == 5 ? Bad : Good);
+        waitForDevice();
+      },
+      "gather(): index 3 is out of bounds");
+  waitForDevice();
+  // Under CUDA_LAUNCH_BLOCKING=1 the call itself throws.
+  ASSERT_EQ(::setenv("CUDA_LAUNCH_BLOCKING", "1", 1), 0);
+  SK_EXPECT_ERROR(sk::gather(Self, 0, Bad), "gather(): index 3 is out of");
+  ::unsetenv("CUDA_LAUNCH_BLOCKING");
 }
 
 //===----------------------------------------------------------------------===//

@@ -340,29 +340,35 @@ class NNErrorsCUDATest : public CUDATest {};
 
 TEST_F(NNErrorsCUDATest, OutOfRangeValues_ThrowTheCPUErrors) {
   Tensor Weight = toCUDA(randomCPU({4, 2}));
+  // Each error comes at the wait after the call (Note [Device checks]).
   SK_EXPECT_ERROR(
-      sk::embedding(Weight,
-                    toCUDA(fromVector(std::vector<int64_t>{4}, {1}, kLong))),
+      (sk::embedding(Weight,
+                     toCUDA(fromVector(std::vector<int64_t>{4}, {1}, kLong))),
+       waitForDevice()),
       "index out of range in self");
   Tensor X = toCUDA(fromVector(std::vector<double>{0.5, 1.5}, {2}, kFloat));
   Tensor Y = toCUDA(fromVector(std::vector<double>{0.5, 0.5}, {2}, kFloat));
-  SK_EXPECT_ERROR(sk::binary_cross_entropy(X, Y, std::nullopt, 1),
-                  "all elements of input should be between 0 and 1");
-  SK_EXPECT_ERROR(sk::binary_cross_entropy(Y, X, std::nullopt, 0),
-                  "all elements of target should be between 0 and 1");
   SK_EXPECT_ERROR(
-      sk::_embedding_bag(
-          Weight, toCUDA(fromVector(std::vector<int64_t>{0, 7}, {2}, kLong)),
-          toCUDA(fromVector(std::vector<int64_t>{0}, {1}, kLong)), false, 0,
-          false, std::nullopt, false, -1),
+      (sk::binary_cross_entropy(X, Y, std::nullopt, 1), waitForDevice()),
+      "all elements of input should be between 0 and 1");
+  SK_EXPECT_ERROR(
+      (sk::binary_cross_entropy(Y, X, std::nullopt, 0), waitForDevice()),
+      "all elements of target should be between 0 and 1");
+  SK_EXPECT_ERROR(
+      (sk::_embedding_bag(
+           Weight, toCUDA(fromVector(std::vector<int64_t>{0, 7}, {2}, kLong)),
+           toCUDA(fromVector(std::vector<int64_t>{0}, {1}, kLong)), false, 0,
+           false, std::nullopt, false, -1),
+       waitForDevice()),
       "but found idx to be 7");
   // The offsets' checks, made on the device, with the CPU's messages.
   auto Bag = [&](std::vector<int64_t> Offsets) {
     int64_t N = static_cast<int64_t>(Offsets.size());
-    return sk::_embedding_bag(
+    sk::_embedding_bag(
         Weight, toCUDA(fromVector(std::vector<int64_t>{0, 1, 2}, {3}, kLong)),
         toCUDA(fromVector(Offsets, {N}, kLong)), false, 0, false, std::nullopt,
         false, -1);
+    waitForDevice();
   };
   SK_EXPECT_ERROR(Bag({1, 2}), "offsets[0] has to be 0");
   SK_EXPECT_ERROR(Bag({0, 4}), "offsets[-1] can not be greater than input's "

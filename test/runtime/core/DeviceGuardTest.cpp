@@ -9,6 +9,7 @@
 
 #include "TestUtils.h"
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -36,9 +37,12 @@ struct FakeGuardImpl final : impl::DeviceGuardImplInterface {
     SK_CHECK(!FailSetDevice, "fake setDevice failed");
     Current = D;
   }
+  void synchronizeDevice(Device D) const override { Synchronized = D; }
 
   mutable Device Current{DeviceType::PrivateUse1, 0};
   mutable int Calls = 0;
+  /// The device synchronizeDevice was last asked for.
+  mutable std::optional<Device> Synchronized;
   /// setDevice throws, as cudaSetDevice's errors do.
   bool FailSetDevice = false;
 };
@@ -141,6 +145,16 @@ TEST_F(DeviceGuardTest, CPUAndMetaGuardsCallNoImpl) {
   static_assert(sizeof(DeviceGuard) <= 2 * sizeof(void *));
   static_assert(!std::is_copy_constructible_v<DeviceGuard>);
   static_assert(!std::is_move_constructible_v<DeviceGuard>);
+}
+
+TEST_F(DeviceGuardTest, SynchronizeDeviceAsksTheImplOfItsType) {
+  synchronizeDevice(pu1(3));
+  EXPECT_EQ(Fake.Synchronized, pu1(3));
+  // CPU and Meta have nothing queued and no impl.
+  Fake.Synchronized.reset();
+  synchronizeDevice(Device(DeviceType::CPU));
+  synchronizeDevice(Device(DeviceType::Meta));
+  EXPECT_FALSE(Fake.Synchronized.has_value());
 }
 
 TEST_F(DeviceGuardTest, OptionalGuardOpensOnlyWithADevice) {

@@ -88,9 +88,15 @@ embeddingBagKernel(const T *W, int64_t WS0, int64_t WS1, const IndexT *Idx,
   using A = AccType<T>;
   __shared__ IndexT Staged[kStagedRows];
   for (int64_t Bag = blockIdx.x; Bag < NumBags; Bag += gridDim.x) {
-    int64_t Start = static_cast<int64_t>(Off[Bag]);
-    int64_t Stop =
-        Bag + 1 < NumOffsets ? static_cast<int64_t>(Off[Bag + 1]) : NumIndices;
+    // Offsets out of order or out of range fail checkBagsKernel's checks;
+    // clamped, they read no index out of bounds meanwhile.
+    auto Clamp = [](int64_t X, int64_t Lo, int64_t Hi) {
+      return X < Lo ? Lo : X > Hi ? Hi : X;
+    };
+    int64_t Start = Clamp(static_cast<int64_t>(Off[Bag]), 0, NumIndices);
+    int64_t Stop = Clamp(
+        Bag + 1 < NumOffsets ? static_cast<int64_t>(Off[Bag + 1]) : NumIndices,
+        Start, NumIndices);
     // Every thread runs every pass (at least one, which counts the bag's
     // rows when D is 0) and so every barrier.
     for (int64_t J0 = 0; J0 == 0 || J0 < D; J0 += blockDim.x) {

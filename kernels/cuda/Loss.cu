@@ -146,11 +146,11 @@ SK_IMPL_FUNC(binary_cross_entropy_out_cuda)
   if (weight)
     W = weight->expand(self.sizes()).contiguous();
   int64_t N = self.numel();
+  if (reduction == kReductionNone && N == 0)
+    return;
   cuda::DeviceCheck Check;
   cudaStream_t Stream = currentStream();
   if (reduction == kReductionNone) {
-    if (N == 0)
-      return;
     // An unreduced loss takes self's layout; the kernel writes row-major.
     OutputBuffer Out(out);
     dispatchDtypes<dtypes::Floating>(

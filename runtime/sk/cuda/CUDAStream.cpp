@@ -6,6 +6,7 @@
 
 #include "sk/cuda/CUDAStream.h"
 #include "sk/cuda/CUDAException.h"
+#include "sk/cuda/CUDAGuard.h"
 #include "sk/cuda/DeviceChecks.h"
 
 #include <array>
@@ -62,6 +63,8 @@ bool CUDAStream::query() const {
 }
 
 void CUDAStream::synchronize() const {
+  // A null handle is the current device's default stream.
+  CUDAGuard Guard(Index);
   SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
   reportDeviceChecks(*this);
 }

@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "sk/cuda/DeviceChecks.h"
+#include "sk/cuda/CUDACachingAllocator.h"
 #include "sk/cuda/CUDAException.h"
 #include "sk/cuda/CUDAGuard.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -37,14 +39,26 @@ struct PendingCheck {
   DeviceCheckReport Report;
 };
 
-/// The checks of one device: its records, their pinned image on the host
-/// and the pending checks in the order they were made.
+/// A failed check, read and not reported yet.
+struct Failure {
+  cudaStream_t Stream;
+  DeviceCheckReport Report;
+  DeviceCheckRecord Record;
+};
+
+/// The checks of one device: its records, their pinned image on the host,
+/// the pending checks in the order they were made, and the failures read
+/// and not reported yet, at most one per stream (its first).
 struct DeviceCheckTable {
   std::mutex Mutex;
+  /// From the caching allocator (which frees its cache and retries when
+  /// the device is full), kept for the process.
+  DataPtr DeviceStorage;
   DeviceCheckRecord *Records = nullptr;
   DeviceCheckRecord *HostRecords = nullptr;
   std::vector<int> FreeSlots;
   std::vector<PendingCheck> Pending;
+  std::vector<Failure> Failed;
 };
 
 /// The table of device \p Index; made on first use when \p Create, else
@@ -55,33 +69,27 @@ DeviceCheckTable *tableOf(DeviceIndex Index, bool Create) {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (!Tables[Index] && Create) {
     CUDAGuard Guard(Index);
-    auto *T = new DeviceCheckTable;
+    auto T = std::make_unique<DeviceCheckTable>();
     size_t Bytes = kDeviceCheckSlots * sizeof(DeviceCheckRecord);
-    void *Records = nullptr, *HostRecords = nullptr;
-    SK_CUDA_CHECK(cudaMalloc(&Records, Bytes));
+    T->DeviceStorage = CUDACachingAllocator::allocateTempStorage(Bytes);
+    T->Records = static_cast<DeviceCheckRecord *>(T->DeviceStorage.get());
+    void *HostRecords = nullptr;
     SK_CUDA_CHECK(cudaHostAlloc(&HostRecords, Bytes, cudaHostAllocDefault));
-    T->Records = static_cast<DeviceCheckRecord *>(Records);
     T->HostRecords = static_cast<DeviceCheckRecord *>(HostRecords);
     for (int Slot = kDeviceCheckSlots - 1; Slot >= 0; --Slot)
       T->FreeSlots.push_back(Slot);
-    Tables[Index] = T;
+    Tables[Index] = T.release();
   }
   return Tables[Index];
 }
 
-/// The first failed check's report and record.
-struct Failure {
-  DeviceCheckReport Report;
-  DeviceCheckRecord Record;
-};
-
 /// Reads the closed checks of \p T made on \p Stream, or on every stream
-/// of the current device when \p All, with one copy, and frees their
-/// slots. The caller holds T's mutex. A check is closed after its kernels
-/// are queued: the copy, queued on their stream after them (or after a
-/// wait for the device), sees what they wrote.
-std::optional<Failure> takeChecks(DeviceCheckTable &T, cudaStream_t Stream,
-                                  bool All) {
+/// of the current device when \p All, with one copy, frees their slots
+/// and keeps each stream's first failure in T.Failed. The caller holds
+/// T's mutex. A check is closed after its kernels are queued: the copy,
+/// queued on their stream after them (or after a wait for the device),
+/// sees what they wrote.
+void readChecks(DeviceCheckTable &T, cudaStream_t Stream, bool All) {
   auto Which = [&](const PendingCheck &P) {
     return P.State != PendingCheck::Open && (All || P.Stream == Stream);
   };
@@ -92,10 +100,10 @@ std::optional<Failure> takeChecks(DeviceCheckTable &T, cudaStream_t Stream,
       Last = std::max(Last, P.Slot);
     }
   if (Last < 0)
-    return std::nullopt;
-  // A check closed on a non-blocking stream since the caller's wait
-  // queued its kernel after that wait, and the legacy stream's copy would
-  // not wait for it.
+    return;
+  // Reading every stream's: the legacy stream's copy would not wait for
+  // kernels on non-blocking streams, nor for those queued since the
+  // caller's wait, if any.
   if (All)
     SK_CUDA_CHECK(cudaDeviceSynchronize());
   // Slots between theirs may belong to other streams' running kernels;
@@ -105,7 +113,6 @@ std::optional<Failure> takeChecks(DeviceCheckTable &T, cudaStream_t Stream,
       size_t(Last - First + 1) * sizeof(DeviceCheckRecord),
       cudaMemcpyDeviceToHost, Stream));
   SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
-  std::optional<Failure> FirstFailure;
   std::vector<PendingCheck> Kept;
   for (PendingCheck &P : T.Pending) {
     if (!Which(P)) {
@@ -113,12 +120,28 @@ std::optional<Failure> takeChecks(DeviceCheckTable &T, cudaStream_t Stream,
       continue;
     }
     const DeviceCheckRecord &R = T.HostRecords[P.Slot];
-    if (R.Code != 0 && P.State == PendingCheck::Handed && !FirstFailure)
-      FirstFailure = Failure{std::move(P.Report), R};
+    bool StreamFailed =
+        std::any_of(T.Failed.begin(), T.Failed.end(),
+                    [&](const Failure &F) { return F.Stream == P.Stream; });
+    if (R.Code != 0 && P.State == PendingCheck::Handed && !StreamFailed)
+      T.Failed.push_back({P.Stream, std::move(P.Report), R});
     T.FreeSlots.push_back(P.Slot);
   }
   T.Pending = std::move(Kept);
-  return FirstFailure;
+}
+
+/// Takes the failure of \p Stream, or the first read of any stream when
+/// \p All, off T.Failed. The caller holds T's mutex.
+std::optional<Failure> takeFailure(DeviceCheckTable &T, cudaStream_t Stream,
+                                   bool All) {
+  auto It =
+      std::find_if(T.Failed.begin(), T.Failed.end(),
+                   [&](const Failure &F) { return All || F.Stream == Stream; });
+  if (It == T.Failed.end())
+    return std::nullopt;
+  Failure F = std::move(*It);
+  T.Failed.erase(It);
+  return F;
 }
 
 /// Throws \p F's error.
@@ -126,6 +149,26 @@ void report(const Failure &F) {
   F.Report(static_cast<int64_t>(F.Record.Code),
            static_cast<int64_t>(F.Record.Value));
   SK_INTERNAL_ASSERT(false, "a device check's report returned");
+}
+
+/// Reads the checks of \p Stream, or of every stream when \p All, on
+/// device \p Index, which the host has waited for, and throws the first
+/// failure among them.
+void readAndReport(DeviceIndex Index, cudaStream_t Stream, bool All) {
+  DeviceCheckTable *T = tableOf(Index, /*Create=*/false);
+  if (!T)
+    return;
+  std::optional<Failure> F;
+  {
+    std::lock_guard<std::mutex> Lock(T->Mutex);
+    if (T->Pending.empty() && T->Failed.empty())
+      return;
+    CUDAGuard Guard(Index);
+    readChecks(*T, Stream, All);
+    F = takeFailure(*T, Stream, All);
+  }
+  if (F)
+    report(*F);
 }
 
 /// The pending entry of \p Slot in \p T, whose mutex the caller holds.
@@ -146,22 +189,23 @@ bool isLaunchBlocking() {
 
 DeviceCheck::DeviceCheck() : Stream(getCurrentCUDAStream()) {
   DeviceCheckTable &T = *tableOf(Stream.device_index(), /*Create=*/true);
-  std::unique_lock<std::mutex> Lock(T.Mutex);
-  while (T.FreeSlots.empty()) {
-    // Every slot waits for a read: wait for the device and read them all
-    // (those of other threads' live checks stay).
-    Lock.unlock();
-    CUDAGuard Guard(Stream.device_index());
-    device_synchronize();
-    Lock.lock();
+  std::lock_guard<std::mutex> Lock(T.Mutex);
+  CUDAGuard Guard(Stream.device_index());
+  if (T.FreeSlots.empty()) {
+    // Every slot waits for a read: wait for the device and read them. The
+    // failures wait for their streams' waits; this call has none.
+    readChecks(T, nullptr, /*All=*/true);
+    SK_CHECK(!T.FreeSlots.empty(), "more than ", kDeviceCheckSlots,
+             " CUDA operators are checking their input at once on device ",
+             static_cast<int>(Stream.device_index()));
   }
-  Slot = T.FreeSlots.back();
+  int Free = T.FreeSlots.back();
+  SK_CUDA_CHECK(cudaMemsetAsync(&T.Records[Free], 0, sizeof(DeviceCheckRecord),
+                                Stream.stream()));
   T.FreeSlots.pop_back();
+  Slot = Free;
   Record = &T.Records[Slot].Code;
   T.Pending.push_back({Stream.stream(), Slot, PendingCheck::Open, nullptr});
-  Lock.unlock();
-  SK_CUDA_CHECK(cudaMemsetAsync(&T.Records[Slot], 0, sizeof(DeviceCheckRecord),
-                                Stream.stream()));
 }
 
 DeviceCheck::~DeviceCheck() {
@@ -189,35 +233,11 @@ void DeviceCheck::reportLater(DeviceCheckReport Report) {
 }
 
 void reportDeviceChecks(const CUDAStream &S) {
-  DeviceCheckTable *T = tableOf(S.device_index(), /*Create=*/false);
-  if (!T)
-    return;
-  std::optional<Failure> F;
-  {
-    std::lock_guard<std::mutex> Lock(T->Mutex);
-    if (T->Pending.empty())
-      return;
-    CUDAGuard Guard(S.device_index());
-    F = takeChecks(*T, S.stream(), /*All=*/false);
-  }
-  if (F)
-    report(*F);
+  readAndReport(S.device_index(), S.stream(), /*All=*/false);
 }
 
 void reportDeviceChecks(DeviceIndex Index) {
-  DeviceCheckTable *T = tableOf(Index, /*Create=*/false);
-  if (!T)
-    return;
-  std::optional<Failure> F;
-  {
-    std::lock_guard<std::mutex> Lock(T->Mutex);
-    if (T->Pending.empty())
-      return;
-    CUDAGuard Guard(Index);
-    F = takeChecks(*T, nullptr, /*All=*/true);
-  }
-  if (F)
-    report(*F);
+  readAndReport(Index, nullptr, /*All=*/true);
 }
 
 } // namespace cuda

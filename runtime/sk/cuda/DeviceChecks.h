@@ -18,13 +18,16 @@
 /// there (raiseError in kernels/cuda/DeviceUtils.cuh), and hands it back
 /// with reportLater and a function that throws the CPU's error from them.
 /// The operator returns without waiting for its kernels, as PyTorch's do:
-/// the wait and a copy back of the record per call took about 10 µs, most
-/// of a small gather. The runtime reads the records once it waits for the
-/// stream anyway: a copy to the host (Tensor::cpu, item), a cross-device
-/// copy, CUDAStream::synchronize, device_synchronize. The first failed
-/// check of that stream, in launch order, throws there; the others made
-/// on it before the wait are dropped, as their inputs may be the first
-/// one's wrong results. Unlike PyTorch's device-side assertions, a failed
+/// a copy back and a wait per call were most of a small gather's time, and
+/// stalled the GPU's queue at every embedding lookup (docs/performance.md).
+/// The runtime reads the records once it waits for the stream anyway: a
+/// copy to the host (Tensor::cpu, item), a cross-device copy,
+/// CUDAStream::synchronize, device_synchronize. The first failed check of
+/// that stream, in launch order, throws there; the others made on it
+/// before the wait are dropped, as their inputs may be the first one's
+/// wrong results. A wait for the whole device throws the first failure of
+/// one stream and keeps the other streams' for their next waits. Unlike
+/// PyTorch's device-side assertions, a failed
 /// check leaves the device usable and the message is the CPU's; like
 /// them, it is heard of only at a wait: a program that never waits never
 /// hears of it, nor sees the results it spoiled.
@@ -36,7 +39,9 @@
 /// The records live in one array of kDeviceCheckSlots per device, copied
 /// to pinned host memory in one transfer when a stream's checks are read.
 /// A check that finds every slot pending first waits for its device and
-/// reads them.
+/// reads them, keeping their failures for their streams' waits. The
+/// table's mutex is held across these reads' waits: other threads' checked
+/// operators on the device wait too, only when some thread waits anyway.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -53,6 +53,8 @@ DeviceIndex checkedIndex(DeviceIndex Index) {
 } // namespace
 
 bool CUDAStream::query() const {
+  // A null handle is the current device's default stream.
+  CUDAGuard Guard(Index);
   cudaError_t E = cudaStreamQuery(Stream);
   if (E == cudaErrorNotReady) {
     (void)cudaGetLastError();

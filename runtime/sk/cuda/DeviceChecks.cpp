@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -35,30 +36,36 @@ struct PendingCheck {
   };
   cudaStream_t Stream;
   int Slot;
+  /// The order the checks were made in, which decides which is first.
+  uint64_t Sequence;
   StateKind State;
+  /// The read that copies its record, or 0 while none does.
+  uint64_t ReadBy = 0;
   DeviceCheckReport Report;
 };
 
 /// A failed check, read and not reported yet.
 struct Failure {
   cudaStream_t Stream;
+  uint64_t Sequence;
   DeviceCheckReport Report;
   DeviceCheckRecord Record;
 };
 
-/// The checks of one device: its records, their pinned image on the host,
-/// the pending checks in the order they were made, and the failures read
-/// and not reported yet, at most one per stream (its first).
+/// The checks of one device: its records, the pending checks in the order
+/// they were made, and the failures read and not reported yet, at most one
+/// per stream (its first).
 struct DeviceCheckTable {
   std::mutex Mutex;
   /// From the caching allocator (which frees its cache and retries when
   /// the device is full), kept for the process.
   DataPtr DeviceStorage;
   DeviceCheckRecord *Records = nullptr;
-  DeviceCheckRecord *HostRecords = nullptr;
   std::vector<int> FreeSlots;
   std::vector<PendingCheck> Pending;
   std::vector<Failure> Failed;
+  uint64_t NextSequence = 0;
+  uint64_t NextRead = 0;
 };
 
 /// The table of device \p Index; made on first use when \p Create, else
@@ -70,12 +77,9 @@ DeviceCheckTable *tableOf(DeviceIndex Index, bool Create) {
   if (!Tables[Index] && Create) {
     CUDAGuard Guard(Index);
     auto T = std::make_unique<DeviceCheckTable>();
-    size_t Bytes = kDeviceCheckSlots * sizeof(DeviceCheckRecord);
-    T->DeviceStorage = CUDACachingAllocator::allocateTempStorage(Bytes);
+    T->DeviceStorage = CUDACachingAllocator::allocateTempStorage(
+        kDeviceCheckSlots * sizeof(DeviceCheckRecord));
     T->Records = static_cast<DeviceCheckRecord *>(T->DeviceStorage.get());
-    void *HostRecords = nullptr;
-    SK_CUDA_CHECK(cudaHostAlloc(&HostRecords, Bytes, cudaHostAllocDefault));
-    T->HostRecords = static_cast<DeviceCheckRecord *>(HostRecords);
     for (int Slot = kDeviceCheckSlots - 1; Slot >= 0; --Slot)
       T->FreeSlots.push_back(Slot);
     Tables[Index] = T.release();
@@ -83,60 +87,88 @@ DeviceCheckTable *tableOf(DeviceIndex Index, bool Create) {
   return Tables[Index];
 }
 
+/// Keeps \p F unless its stream has an earlier failure; replaces a later
+/// one.
+void keepFailure(DeviceCheckTable &T, Failure F) {
+  auto It =
+      std::find_if(T.Failed.begin(), T.Failed.end(),
+                   [&](const Failure &K) { return K.Stream == F.Stream; });
+  if (It == T.Failed.end())
+    T.Failed.push_back(std::move(F));
+  else if (F.Sequence < It->Sequence)
+    *It = std::move(F);
+}
+
 /// Reads the closed checks of \p T made on \p Stream, or on every stream
-/// of the current device when \p All, with one copy, frees their slots
-/// and keeps each stream's first failure in T.Failed. The caller holds
-/// T's mutex. A check is closed after its kernels are queued: the copy,
-/// queued on their stream after them (or after a wait for the device),
-/// sees what they wrote.
-void readChecks(DeviceCheckTable &T, cudaStream_t Stream, bool All) {
-  auto Which = [&](const PendingCheck &P) {
-    return P.State != PendingCheck::Open && (All || P.Stream == Stream);
-  };
+/// of the current device when \p All, that no other read has taken; frees
+/// their slots and keeps each stream's first failure in T.Failed. \p Lock
+/// holds T's mutex on entry and exit, and not while the copy and its wait
+/// run: other threads' checked operators need not wait for the device.
+/// A check is closed after its kernels are queued, so the copy, queued on
+/// their stream after them (or after a wait for the device), sees what
+/// they wrote. False when there was nothing to read.
+bool readChecks(DeviceCheckTable &T, std::unique_lock<std::mutex> &Lock,
+                cudaStream_t Stream, bool All) {
+  uint64_t Read = ++T.NextRead;
   int First = kDeviceCheckSlots, Last = -1;
-  for (const PendingCheck &P : T.Pending)
-    if (Which(P)) {
+  for (PendingCheck &P : T.Pending)
+    if (P.State != PendingCheck::Open && P.ReadBy == 0 &&
+        (All || P.Stream == Stream)) {
+      P.ReadBy = Read;
       First = std::min(First, P.Slot);
       Last = std::max(Last, P.Slot);
     }
   if (Last < 0)
-    return;
+    return false;
+  // Slots between theirs may belong to other streams' running kernels;
+  // those bytes are copied and never looked at. Pageable memory: the copy
+  // returns once done, and each read has its own.
+  std::vector<DeviceCheckRecord> Host(size_t(Last - First + 1));
+  Lock.unlock();
+  cudaError_t E = cudaSuccess;
   // Reading every stream's: the legacy stream's copy would not wait for
   // kernels on non-blocking streams, nor for those queued since the
   // caller's wait, if any.
   if (All)
-    SK_CUDA_CHECK(cudaDeviceSynchronize());
-  // Slots between theirs may belong to other streams' running kernels;
-  // those bytes are copied and never looked at.
-  SK_CUDA_CHECK(cudaMemcpyAsync(
-      T.HostRecords + First, T.Records + First,
-      size_t(Last - First + 1) * sizeof(DeviceCheckRecord),
-      cudaMemcpyDeviceToHost, Stream));
-  SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
+    E = cudaDeviceSynchronize();
+  if (E == cudaSuccess)
+    E = cudaMemcpyAsync(Host.data(), T.Records + First,
+                        Host.size() * sizeof(DeviceCheckRecord),
+                        cudaMemcpyDeviceToHost, Stream);
+  if (E == cudaSuccess)
+    E = cudaStreamSynchronize(Stream);
+  Lock.lock();
+  if (E != cudaSuccess) {
+    // The checks stay pending, for a later read.
+    for (PendingCheck &P : T.Pending)
+      if (P.ReadBy == Read)
+        P.ReadBy = 0;
+    SK_CUDA_CHECK(E);
+  }
   std::vector<PendingCheck> Kept;
   for (PendingCheck &P : T.Pending) {
-    if (!Which(P)) {
+    if (P.ReadBy != Read) {
       Kept.push_back(std::move(P));
       continue;
     }
-    const DeviceCheckRecord &R = T.HostRecords[P.Slot];
-    bool StreamFailed =
-        std::any_of(T.Failed.begin(), T.Failed.end(),
-                    [&](const Failure &F) { return F.Stream == P.Stream; });
-    if (R.Code != 0 && P.State == PendingCheck::Handed && !StreamFailed)
-      T.Failed.push_back({P.Stream, std::move(P.Report), R});
+    const DeviceCheckRecord &R = Host[size_t(P.Slot - First)];
+    if (R.Code != 0 && P.State == PendingCheck::Handed)
+      keepFailure(T, {P.Stream, P.Sequence, std::move(P.Report), R});
     T.FreeSlots.push_back(P.Slot);
   }
   T.Pending = std::move(Kept);
+  return true;
 }
 
-/// Takes the failure of \p Stream, or the first read of any stream when
+/// Takes the failure of \p Stream, or the first made of any stream when
 /// \p All, off T.Failed. The caller holds T's mutex.
 std::optional<Failure> takeFailure(DeviceCheckTable &T, cudaStream_t Stream,
                                    bool All) {
-  auto It =
-      std::find_if(T.Failed.begin(), T.Failed.end(),
-                   [&](const Failure &F) { return All || F.Stream == Stream; });
+  auto It = T.Failed.end();
+  for (auto I = T.Failed.begin(); I != T.Failed.end(); ++I)
+    if ((All || I->Stream == Stream) &&
+        (It == T.Failed.end() || I->Sequence < It->Sequence))
+      It = I;
   if (It == T.Failed.end())
     return std::nullopt;
   Failure F = std::move(*It);
@@ -153,18 +185,18 @@ void report(const Failure &F) {
 
 /// Reads the checks of \p Stream, or of every stream when \p All, on
 /// device \p Index, which the host has waited for, and throws the first
-/// failure among them.
+/// failure among them and those kept before.
 void readAndReport(DeviceIndex Index, cudaStream_t Stream, bool All) {
   DeviceCheckTable *T = tableOf(Index, /*Create=*/false);
   if (!T)
     return;
   std::optional<Failure> F;
   {
-    std::lock_guard<std::mutex> Lock(T->Mutex);
+    std::unique_lock<std::mutex> Lock(T->Mutex);
     if (T->Pending.empty() && T->Failed.empty())
       return;
     CUDAGuard Guard(Index);
-    readChecks(*T, Stream, All);
+    readChecks(*T, Lock, Stream, All);
     F = takeFailure(*T, Stream, All);
   }
   if (F)
@@ -189,23 +221,31 @@ bool isLaunchBlocking() {
 
 DeviceCheck::DeviceCheck() : Stream(getCurrentCUDAStream()) {
   DeviceCheckTable &T = *tableOf(Stream.device_index(), /*Create=*/true);
-  std::lock_guard<std::mutex> Lock(T.Mutex);
+  std::unique_lock<std::mutex> Lock(T.Mutex);
   CUDAGuard Guard(Stream.device_index());
-  if (T.FreeSlots.empty()) {
+  while (T.FreeSlots.empty()) {
     // Every slot waits for a read: wait for the device and read them. The
     // failures wait for their streams' waits; this call has none.
-    readChecks(T, nullptr, /*All=*/true);
-    SK_CHECK(!T.FreeSlots.empty(), "more than ", kDeviceCheckSlots,
+    if (readChecks(T, Lock, nullptr, /*All=*/true))
+      continue;
+    bool OthersReading =
+        std::any_of(T.Pending.begin(), T.Pending.end(),
+                    [](const PendingCheck &P) { return P.ReadBy != 0; });
+    SK_CHECK(OthersReading, "more than ", kDeviceCheckSlots,
              " CUDA operators are checking their input at once on device ",
              static_cast<int>(Stream.device_index()));
+    Lock.unlock();
+    std::this_thread::yield();
+    Lock.lock();
   }
   int Free = T.FreeSlots.back();
   SK_CUDA_CHECK(cudaMemsetAsync(&T.Records[Free], 0, sizeof(DeviceCheckRecord),
                                 Stream.stream()));
+  T.Pending.push_back({Stream.stream(), Free, T.NextSequence++,
+                       PendingCheck::Open, /*ReadBy=*/0, nullptr});
   T.FreeSlots.pop_back();
   Slot = Free;
   Record = &T.Records[Slot].Code;
-  T.Pending.push_back({Stream.stream(), Slot, PendingCheck::Open, nullptr});
 }
 
 DeviceCheck::~DeviceCheck() {
@@ -219,14 +259,14 @@ DeviceCheck::~DeviceCheck() {
 }
 
 void DeviceCheck::reportLater(DeviceCheckReport Report) {
-  SK_INTERNAL_ASSERT(!Handed, "a device check reported twice");
-  Handed = true;
   DeviceCheckTable &T = *tableOf(Stream.device_index(), /*Create=*/false);
   {
     std::lock_guard<std::mutex> Lock(T.Mutex);
+    SK_INTERNAL_ASSERT(!Handed, "a device check reported twice");
     PendingCheck &P = pendingOf(T, Slot);
     P.State = PendingCheck::Handed;
     P.Report = std::move(Report);
+    Handed = true;
   }
   if (isLaunchBlocking())
     Stream.synchronize();

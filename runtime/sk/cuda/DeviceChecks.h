@@ -22,26 +22,26 @@
 /// stalled the GPU's queue at every embedding lookup (docs/performance.md).
 /// The runtime reads the records once it waits for the stream anyway: a
 /// copy to the host (Tensor::cpu, item), a cross-device copy,
-/// CUDAStream::synchronize, device_synchronize. The first failed check of
-/// that stream, in launch order, throws there; the others made on it
-/// before the wait are dropped, as their inputs may be the first one's
-/// wrong results. A wait for the whole device throws the first failure of
-/// one stream and keeps the other streams' for their next waits. Unlike
-/// PyTorch's device-side assertions, a failed
-/// check leaves the device usable and the message is the CPU's; like
-/// them, it is heard of only at a wait: a program that never waits never
-/// hears of it, nor sees the results it spoiled.
+/// CUDAStream::synchronize, device_synchronize. The first failed check
+/// made on that stream throws there; the others made on it before the
+/// wait are dropped, as their inputs may be the first one's wrong
+/// results. A wait for the whole device throws the first failure made on
+/// any stream and keeps the other streams' for their next waits. Unlike
+/// PyTorch's device-side assertions, a failed check leaves the device
+/// usable and the message is the CPU's; like them, it is heard of only at
+/// a wait: a program that never waits never hears of it, nor sees the
+/// results it spoiled.
 ///
 /// Under CUDA_LAUNCH_BLOCKING=1 (read at each call, as cudart reads it at
 /// start) each check is read at once, and the operator itself throws, the
 /// way PyTorch's users find which call failed.
 ///
-/// The records live in one array of kDeviceCheckSlots per device, copied
-/// to pinned host memory in one transfer when a stream's checks are read.
-/// A check that finds every slot pending first waits for its device and
-/// reads them, keeping their failures for their streams' waits. The
-/// table's mutex is held across these reads' waits: other threads' checked
-/// operators on the device wait too, only when some thread waits anyway.
+/// The records live in one array of kDeviceCheckSlots per device, of
+/// which a read copies the range its checks span in one transfer, with
+/// the table's mutex released: other threads' checked operators do not
+/// wait for it. A check that finds every slot pending first waits for its
+/// device and reads them, keeping their failures for their stream's or
+/// the device's next wait.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -26,6 +26,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <vector>
 
 using namespace sk;
@@ -154,8 +156,12 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
 }
 
 TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheNextWaitOnce) {
-  if (std::getenv("CUDA_LAUNCH_BLOCKING"))
-    GTEST_SKIP() << "CUDA_LAUNCH_BLOCKING is set: each call waits";
+  const char *Blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
+  if (Blocking && std::string(Blocking) == "1")
+    GTEST_SKIP() << "CUDA_LAUNCH_BLOCKING=1: each call waits";
+  std::optional<std::string> WasBlocking;
+  if (Blocking)
+    WasBlocking = Blocking;
   Tensor Self = toCUDA(randomCPU({3, 4}));
   Tensor Bad = toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong));
   // The call does not wait for its kernel, and throws nothing itself.
@@ -194,7 +200,10 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheNextWaitOnce) {
   // Under CUDA_LAUNCH_BLOCKING=1 the call itself throws.
   ASSERT_EQ(::setenv("CUDA_LAUNCH_BLOCKING", "1", 1), 0);
   SK_EXPECT_ERROR(sk::gather(Self, 0, Bad), "gather(): index 3 is out of");
-  ::unsetenv("CUDA_LAUNCH_BLOCKING");
+  if (WasBlocking)
+    ::setenv("CUDA_LAUNCH_BLOCKING", WasBlocking->c_str(), 1);
+  else
+    ::unsetenv("CUDA_LAUNCH_BLOCKING");
 }
 
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,8 @@
 
 #include "NativeFunctions.h"
 
+#include "shared/Upsample.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -25,16 +27,12 @@
 namespace sk {
 namespace {
 
-/// PyTorch's nearest_idx.
-int64_t nearestIdx(int64_t O, int64_t In, int64_t Out,
-                   std::optional<double> Scales) {
+/// PyTorch's nearest_idx, \p Scale from kernels::nearestScale.
+int64_t nearestIdx(int64_t O, int64_t In, int64_t Out, float Scale) {
   if (Out == In)
     return O;
   if (Out == 2 * In)
     return O >> 1;
-  float Scale = Scales && *Scales > 0.
-                    ? static_cast<float>(1.0 / *Scales)
-                    : static_cast<float>(In) / static_cast<float>(Out);
   return std::min(static_cast<int64_t>(std::floor(O * Scale)), In - 1);
 }
 
@@ -84,9 +82,10 @@ SK_IMPL_FUNC(upsample_nearest1d_out)
   int64_t Out = output_size[0];
   if (Rows == 0)
     return;
+  float Scale = kernels::nearestScale(In, Out, scales);
   std::vector<int64_t> Src(static_cast<size_t>(Out));
   for (int64_t O = 0; O < Out; ++O)
-    Src[O] = nearestIdx(O, In, Out, scales);
+    Src[O] = nearestIdx(O, In, Out, Scale);
   Tensor X = self.contiguous();
   const void *XData = X.data_ptr();
   void *YData = out.data_ptr();

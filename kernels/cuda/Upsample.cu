@@ -19,13 +19,14 @@
 
 #include "AlignedVector.h"
 #include "DeviceUtils.cuh"
+#include "shared/Upsample.h"
 
 namespace sk {
 namespace {
 
 using namespace cuda_kernels;
 
-/// PyTorch's nearest_idx, \p Scale precomputed on the host in float32.
+/// PyTorch's nearest_idx, \p Scale from kernels::nearestScale.
 template <typename IndexT>
 __device__ __forceinline__ IndexT nearestIdx(IndexT O, IndexT In, IndexT Out,
                                              float Scale) {
@@ -76,9 +77,7 @@ SK_IMPL_FUNC(upsample_nearest1d_out_cuda)
   int64_t Out = output_size[0];
   if (Rows == 0 || Out == 0)
     return;
-  float Scale = scales && *scales > 0.
-                    ? static_cast<float>(1.0 / *scales)
-                    : static_cast<float>(In) / static_cast<float>(Out);
+  float Scale = kernels::nearestScale(In, Out, scales);
   Tensor X = self.contiguous();
   OutputBuffer Y(out);
   dispatchElementSize(self.scalar_type(), [&](auto Tag) {

@@ -1144,6 +1144,13 @@ TEST(NNUpsampleNearest1d, PyTorchIndexRule) {
       {3, std::nullopt, {0, 1, 3}},
       // An explicit scale of 2 on 7 outputs: floor(o / 2).
       {7, 2.0, {0, 0, 1, 1, 2, 2, 3}},
+      // A scale whose inverse overflows float32: every output but the
+      // first lies past the end (an index of 0 * inf, undefined, before).
+      {7, 1e-40, {0, 4, 4, 4, 4, 4, 4}},
+      {3, 0.3, {0, 3, 4}},
+      // An infinite scale steps by 0; a NaN one, as a missing one, by 5/7.
+      {3, std::numeric_limits<double>::infinity(), {0, 0, 0}},
+      {7, std::nan(""), {0, 0, 1, 2, 2, 3, 4}},
   };
   for (const Case &C : Cases) {
     Tensor Y = sk::upsample_nearest1d(X, {C.Out}, C.Scales);

@@ -42,8 +42,9 @@ namespace cuda {
 //     self laid out so already is read in place, each element converted
 //     as it is loaded, where the conversion is cheap: float16 and bfloat16
 //     into float32, any dtype into bool for all and any (withInPlaceInput
-//     in ReduceOps.cu). A copy would read the input, write the
-//     accumulators' bytes, and the reduction read those again.
+//     in ReduceOps.cu), any dtype into count_nonzero's 0 or 1. A copy would
+//     read the input, write the accumulators' bytes, and the reduction read
+//     those again.
 //  2. CUB: cub::DeviceReduce for one segment (a full reduction: the whole
 //     GPU works on it), cub::DeviceSegmentedReduce for several, into a
 //     contiguous buffer of accumulators. Temp storage comes from the
@@ -56,6 +57,12 @@ namespace cuda {
 // not per pair of input and output dtypes. The copy costs a pass over the
 // input where self is not already laid out so; a reduction kernel that
 // reads strided input (PyTorch's Reduce.cuh) would save it.
+
+/// An element of type From as acc_t: how a reduction reads its input
+/// where it converts it as loaded.
+template <typename acc_t, typename From> struct ConvertTo {
+  __device__ acc_t operator()(From V) const { return static_cast<acc_t>(V); }
+};
 
 /// The identity: copies, with the launcher's conversions.
 template <typename T> struct IdentityFn {
@@ -171,11 +178,12 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
 
 /// Partial[chunk, c] = Reduce over rows [chunk * RowsPerChunk, ...) of
 /// column c of the row-major [Rows, Columns] \p In, each element
-/// converted to acc_t.
-template <typename acc_t, typename In_t, typename Op>
+/// read as acc_t by \p Load.
+template <typename acc_t, typename In_t, typename Op, typename LoadFn>
 __global__ void columnReduceKernel(const In_t *In, int64_t Rows,
                                    int64_t Columns, int64_t RowsPerChunk,
-                                   Op Reduce, acc_t Init, acc_t *Partial) {
+                                   Op Reduce, acc_t Init, LoadFn Load,
+                                   acc_t *Partial) {
   int64_t Column = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (Column >= Columns)
     return;
@@ -183,17 +191,18 @@ __global__ void columnReduceKernel(const In_t *In, int64_t Rows,
   int64_t End = Begin + RowsPerChunk < Rows ? Begin + RowsPerChunk : Rows;
   acc_t Acc = Init;
   for (int64_t R = Begin; R < End; ++R)
-    Acc = Reduce(Acc, static_cast<acc_t>(In[R * Columns + Column]));
+    Acc = Reduce(Acc, Load(In[R * Columns + Column]));
   Partial[blockIdx.y * Columns + Column] = Acc;
 }
 
 /// Reduces the row-major [\p Rows, \p Columns] \p In over its rows into
-/// the \p Columns accumulators at \p Out, on the current stream. \p In_t
-/// is acc_t, or a type that converts to it (a float16 or bfloat16 input
-/// accumulating in float32).
-template <typename acc_t, typename In_t, typename Op>
+/// the \p Columns accumulators at \p Out, on the current stream, each
+/// element read as acc_t by \p Load: a conversion (a float16 or bfloat16
+/// input accumulating in float32), or count_nonzero's test.
+template <typename acc_t, typename In_t, typename Op,
+          typename LoadFn = ConvertTo<acc_t, In_t>>
 void reduceColumns(const In_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
-                   Op Reduce, acc_t Init) {
+                   Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
   constexpr int kThreads = 256;
   cudaStream_t Stream = getCurrentCUDAStream();
   int64_t ColumnBlocks = (Columns + kThreads - 1) / kThreads;
@@ -205,7 +214,7 @@ void reduceColumns(const In_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
   dim3 Grid(static_cast<unsigned>(ColumnBlocks), static_cast<unsigned>(Chunks));
   if (Chunks == 1) {
     columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(In, Rows, Columns, Rows,
-                                                      Reduce, Init, Out);
+                                                      Reduce, Init, Load, Out);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
     return;
   }
@@ -213,11 +222,12 @@ void reduceColumns(const In_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
       static_cast<size_t>(Chunks * Columns) * sizeof(acc_t));
   acc_t *Partials = static_cast<acc_t *>(Partial.get());
   columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(
-      In, Rows, Columns, RowsPerChunk, Reduce, Init, Partials);
+      In, Rows, Columns, RowsPerChunk, Reduce, Init, Load, Partials);
   SK_CUDA_KERNEL_LAUNCH_CHECK();
   dim3 Fold(static_cast<unsigned>(ColumnBlocks), 1);
-  columnReduceKernel<<<Fold, kThreads, 0, Stream>>>(Partials, Chunks, Columns,
-                                                    Chunks, Reduce, Init, Out);
+  columnReduceKernel<<<Fold, kThreads, 0, Stream>>>(
+      Partials, Chunks, Columns, Chunks, Reduce, Init,
+      ConvertTo<acc_t, acc_t>{}, Out);
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 

@@ -87,24 +87,21 @@ template <typename T> struct ProjectFn {
   }
 };
 
-/// An element of type From as acc_t.
-template <typename acc_t, typename From> struct ToAcc {
-  __device__ acc_t operator()(From V) const { return static_cast<acc_t>(V); }
-};
-
 /// Reduces \p Self, of the C++ type In_t, into \p Acc where its layout
 /// lets the reduction read it in place (Note [CUDA reductions]): as a
 /// [Rows, Columns] matrix over its rows, or in contiguous segments,
-/// converting each element to acc_t. False where it needs a copy first.
-template <typename In_t, typename acc_t, typename Op>
-bool readReducedInPlace(const Tensor &Self, const DimMask &Mask,
-                        const Tensor &Acc, Op Reduce, acc_t Init) {
-  acc_t *AccData = static_cast<acc_t *>(Acc.data_ptr());
+/// reading each element as acc_t with \p Load. False where it needs a
+/// copy first.
+template <typename In_t, typename acc_t, typename Op,
+          typename LoadFn = cuda::ConvertTo<acc_t, In_t>>
+bool readReducedInPlace(const Tensor &Self, const DimMask &Mask, acc_t *AccData,
+                        Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
   if (std::optional<cuda::ColumnLayout> Columns =
           cuda::getColumnLayout(Self, Mask)) {
     // Note [Column reductions on CUDA] in Reduce.cuh.
     cuda::reduceColumns(static_cast<const In_t *>(Self.data_ptr()),
-                        Columns->Rows, Columns->Columns, AccData, Reduce, Init);
+                        Columns->Rows, Columns->Columns, AccData, Reduce, Init,
+                        Load);
     return true;
   }
   cuda::ReductionInput In = cuda::permuteForReduction(Self, Mask);
@@ -112,11 +109,11 @@ bool readReducedInPlace(const Tensor &Self, const DimMask &Mask,
     return false;
   const In_t *Data = static_cast<const In_t *>(In.Data.data_ptr());
   // CUB loads vectors through a pointer, not through an iterator.
-  if constexpr (std::is_same_v<In_t, acc_t>)
+  if constexpr (std::is_same_v<LoadFn, cuda::ConvertTo<In_t, In_t>>)
     cuda::cubReduce(Data, AccData, In.Segments, In.SegmentLength, Reduce, Init);
   else
-    cuda::cubReduce(thrust::make_transform_iterator(Data, ToAcc<acc_t, In_t>{}),
-                    AccData, In.Segments, In.SegmentLength, Reduce, Init);
+    cuda::cubReduce(thrust::make_transform_iterator(Data, Load), AccData,
+                    In.Segments, In.SegmentLength, Reduce, Init);
   return true;
 }
 
@@ -152,7 +149,8 @@ void reduceInto(const Tensor &Self, const DimMask &Mask, const Tensor &Out,
   ScalarType AccDtype = scalarTypeOf<acc_t>();
   Tensor Acc = empty({Out.numel()}, Self.options().dtype(AccDtype));
   bool InPlace = withInPlaceInput<acc_t>(Self.scalar_type(), [&](auto Tag) {
-    return readReducedInPlace<decltype(Tag)>(Self, Mask, Acc, Reduce, Init);
+    return readReducedInPlace<decltype(Tag)>(
+        Self, Mask, static_cast<acc_t *>(Acc.data_ptr()), Reduce, Init);
   });
   if (!InPlace) {
     cuda::ReductionInput In =
@@ -270,30 +268,30 @@ SK_IMPL_FUNC(count_nonzero_out_cuda)
 (const Tensor &self, IntArrayRef dim, const Tensor &out) {
   if (out.numel() == 0)
     return;
-  int64_t *Out = out.data_ptr<int64_t>();
-  // One count of a contiguous input (Note [Selection on CUDA] in
-  // Indexing.cu) reads it as it is, in one pass.
-  if (out.numel() == 1 && self.is_contiguous()) {
-    visitScalarType(self.scalar_type(), [&](auto Tag) {
-      using D = cuda_kernels::DeviceElement<decltype(Tag)>;
-      cuda::cubReduce(
-          thrust::make_transform_iterator(
-              cuda_kernels::devicePtr<decltype(Tag)>(self), NonzeroCount<D>{}),
-          Out, 1, self.numel(), ArithmeticOp</*IsProduct=*/false>{},
-          int64_t(0));
-    });
-    return;
-  }
-  // Otherwise through bool, laid out as Note [CUDA reductions] says.
   DimMask Mask = make_dim_mask(dim, self.dim());
-  cuda::ReductionInput In = cuda::makeReductionInput<bool>(self, Mask, kBool);
-  Tensor Counts = empty({In.Segments}, out.options());
-  cuda::cubReduce(
-      thrust::make_transform_iterator(
-          static_cast<const bool *>(In.Data.data_ptr()), NonzeroCount<bool>{}),
-      Counts.data_ptr<int64_t>(), In.Segments, In.SegmentLength,
-      ArithmeticOp</*IsProduct=*/false>{}, int64_t(0));
-  out.copy_(Counts.view(out.sizes()));
+  // The counts go straight into a contiguous out (always so for the one
+  // count that nonzero and masked_select ask for: Note [Selection on
+  // CUDA] in Indexing.cu).
+  Tensor Counts =
+      out.is_contiguous() ? out : empty({out.numel()}, out.options());
+  int64_t *CountData = Counts.data_ptr<int64_t>();
+  ArithmeticOp</*IsProduct=*/false> Add;
+  // Read in place where the layout allows, each element tested as loaded;
+  // otherwise through bool, laid out as Note [CUDA reductions] says.
+  bool InPlace = visitScalarType(self.scalar_type(), [&](auto Tag) {
+    using D = cuda_kernels::DeviceElement<decltype(Tag)>;
+    return readReducedInPlace<D>(self, Mask, CountData, Add, int64_t(0),
+                                 NonzeroCount<D>{});
+  });
+  if (!InPlace) {
+    cuda::ReductionInput In = cuda::makeReductionInput<bool>(self, Mask, kBool);
+    cuda::cubReduce(thrust::make_transform_iterator(
+                        static_cast<const bool *>(In.Data.data_ptr()),
+                        NonzeroCount<bool>{}),
+                    CountData, In.Segments, In.SegmentLength, Add, int64_t(0));
+  }
+  if (!Counts.is_same(out))
+    out.copy_(Counts.view(out.sizes()));
 }
 
 } // namespace sk

@@ -395,21 +395,40 @@ void checkPointwise(const Op &F, int Arity, ScalarType Dtype,
         return F(T);
       },
       In);
-  // Eight columns of rows of twelve, from column 4 (rows aligned for
-  // vectors of four 4-byte elements, not of 2- or 8-byte ones) and from
-  // column 1 (no row aligned).
-  std::vector<Tensor> Wide;
-  for (int A = 0; A < Arity; ++A)
-    Wide.push_back(values({5, 12}, Dtype, A, Positive && A > 0));
-  for (int64_t First : {4, 1})
+  // Eight columns of rows: of twelve from column 4 (every row aligned for
+  // vectors of four elements of any size), of twelve from column 1 (no row
+  // aligned), and of ten from column 0 (the first row aligned, the others
+  // not: InnerVectors.h checks each operand's row strides too).
+  struct Columns {
+    int64_t Width, First;
+  };
+  for (Columns C : {Columns{12, 4}, Columns{12, 1}, Columns{10, 0}}) {
+    std::vector<Tensor> Wide;
+    for (int A = 0; A < Arity; ++A)
+      Wide.push_back(values({5, C.Width}, Dtype, A, Positive && A > 0));
     checkOp(
         [&](const std::vector<Tensor> &X) {
           std::vector<Tensor> T;
           for (const Tensor &Y : X)
-            T.push_back(Y.narrow(1, First, 8));
+            T.push_back(Y.narrow(1, C.First, 8));
           return F(T);
         },
         Wide);
+  }
+  // A column repeated along rows of eight, from a misaligned base.
+  if (Arity >= 2) {
+    std::vector<Tensor> Repeated;
+    for (int A = 0; A < Arity; ++A)
+      Repeated.push_back(A == 1 ? values({6, 3}, Dtype, A, Positive)
+                                : values({6, 8}, Dtype, A, Positive && A > 0));
+    checkOp(
+        [&](const std::vector<Tensor> &X) {
+          std::vector<Tensor> T = X;
+          T[1] = X[1].narrow(1, 1, 1);
+          return F(T);
+        },
+        Repeated);
+  }
 }
 
 const std::vector<ScalarType> kFloating = {kFloat, kDouble, kHalf, kBFloat16};
@@ -688,6 +707,30 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
           {values({1024, 1024}, kFloat, 5)});
   checkOp([](auto &X) { return sk::count_nonzero(X[0].t()); },
           {values({1024, 1024}, kHalf, 5)});
+  // Counts down columns read the input in place (Note [Column reductions
+  // on CUDA]); NaN counts, -0.0 does not, in every floating dtype.
+  for (ScalarType D : {kFloat, kDouble, kHalf, kBFloat16}) {
+    SCOPED_TRACE(::testing::Message() << "dtype " << D);
+    Tensor Special = sk::zeros({300, 5}).to(D);
+    Special.select(0, 7).select(0, 1).fill_(NAN);
+    Special.select(0, 299).select(0, 4).fill_(-0.0);
+    Special.select(0, 150).select(0, 3).fill_(INFINITY);
+    checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{0}); },
+            {Special});
+    checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{1}); },
+            {Special});
+  }
+  checkOp(
+      [](auto &X) {
+        return sk::count_nonzero(X[0], {0, 1});
+      },
+      {values({64, 40, 33}, kInt, 7)});
+  // Into an out= with gaps, through a contiguous temporary.
+  Tensor Counts =
+      sk::empty({6, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);
+  Tensor Rows = values({6, 7}, kFloat, 8);
+  sk::count_nonzero_out(Counts, Rows.to(kCuda), {1});
+  expectMatch(sk::count_nonzero(Rows, IntArrayRef{1}), Counts);
   // item() of a CUDA tensor comes through the host.
   EXPECT_EQ(
       sk::count_nonzero(values({4, 4}, kFloat, 6).to(kCuda)).item<int64_t>(),
@@ -772,6 +815,24 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   Tensor Zeros = sk::zeros({2, 1000});
   Zeros.select(0, 0).select(0, 999).fill_(NAN);
   checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Zeros});
+  // Two NaNs whose later one is a lower-numbered thread's (the block's
+  // combine takes the lower index), and -0.0 before 0.0 (equal: the first).
+  Tensor TwoNaNs = values({3, 5000}, kFloat, 11);
+  TwoNaNs.select(0, 2).select(0, 3000).fill_(NAN);
+  TwoNaNs.select(0, 2).select(0, 20).fill_(NAN);
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {TwoNaNs});
+  checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {TwoNaNs});
+  Tensor Signed =
+      fromVector(std::vector<double>{-0.0, 0.0, 0.0, -0.0}, {2, 2}, kFloat);
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Signed});
+  checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Signed});
+  // More segments than blocks in the grid (65535), short rows of whole
+  // vectors and not; and bools.
+  for (int64_t Length : {3, 8})
+    checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); },
+            {values({70000, Length}, kFloat, 12)});
+  checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); },
+          {values({4, 3000}, kBool, 13)});
   // Outputs with gaps are written through contiguous temporaries.
   Tensor Vals = sk::empty({3, 2}, kCuda).select(1, 0);
   Tensor Idx =

@@ -111,13 +111,14 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
   expectClose(SY, WantSY);
   expectClose(SRstd, WantSRstd);
   // Rows held in registers at 2 vectors of 4 values a thread (1000, 3000)
-  // or 2 single values (1001, not a multiple of 4), and rows too long for
-  // that, read in each pass (4097, 6000, 9000); in each, a row
+  // or up to 4 single values (7, 1001 and 2001, not multiples of 4), and
+  // rows too long for that, read in each pass (4097, 6000, 9000); in each,
+  // a row
   // whose float32 sum of squares overflows (Note [Variance that
   // overflows]). Its values, up to 3e30, sum to a finite float32 in any
   // order: at 1e37 the CPU's sum overflowed where the GPU's tree did not,
   // and the mean was inf on one side only.
-  for (int64_t N : {1000, 1001, 3000, 4097, 6000, 9000}) {
+  for (int64_t N : {7, 1000, 1001, 2001, 3000, 4097, 6000, 9000}) {
     SCOPED_TRACE(N);
     Tensor Rows = randomCPU({3, N}, Dtype, 7);
     Rows.select(0, 1).copy_(sk::mul(Rows.select(0, 1), 1e30));
@@ -172,10 +173,16 @@ TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
   }
   // Channels of 32768 values, reduced in chunks by several blocks whose
   // states one block merges, one of them with a float32 sum of squares
-  // that overflows (Note [Variance that overflows]).
-  for (bool ChannelsLast : {false, true}) {
-    SCOPED_TRACE(ChannelsLast ? "channels last" : "contiguous");
-    Tensor X = randomCPU({8, 3, 64, 64}, Dtype, 19);
+  // that overflows (Note [Variance that overflows]); and of 28609, whose
+  // last chunk is shorter than the others.
+  for (auto [Sizes, ChannelsLast] :
+       {std::pair{std::vector<int64_t>{8, 3, 64, 64}, false},
+        std::pair{std::vector<int64_t>{8, 3, 64, 64}, true},
+        std::pair{std::vector<int64_t>{7, 3, 61, 67}, false},
+        std::pair{std::vector<int64_t>{7, 3, 61, 67}, true}}) {
+    SCOPED_TRACE(::testing::Message()
+                 << Sizes[2] << (ChannelsLast ? " channels last" : ""));
+    Tensor X = randomCPU(Sizes, Dtype, 19);
     if (Dtype != kHalf)
       X.select(1, 2).copy_(sk::mul(X.select(1, 2), 1e30));
     if (ChannelsLast)
@@ -296,6 +303,15 @@ TEST_P(AnyDtypeCUDATest, UpsampleNearest1d_MatchesCPU) {
               sk::upsample_nearest1d(X, {9}, 1.7));
   expectEqual(sk::upsample_nearest1d(toCUDA(X), {64}, 6.1),
               sk::upsample_nearest1d(X, {64}, 6.1));
+  // A scale whose inverse overflows float32 (kernels::nearestScale).
+  expectEqual(sk::upsample_nearest1d(toCUDA(X), {16}, 1e-40),
+              sk::upsample_nearest1d(X, {16}, 1e-40));
+  // Whole vectors when downsampling (37 to 16), and at twice the width.
+  for (int64_t Width : {37, 8}) {
+    Tensor W = randomCPU({2, 3, Width}, Dtype, 22);
+    expectEqual(sk::upsample_nearest1d(toCUDA(W), {16}, std::nullopt),
+                sk::upsample_nearest1d(W, {16}, std::nullopt));
+  }
   // An out= one element into its storage: not aligned for vectors.
   Tensor Storage = sk::empty({1 + 2 * 3 * 32}, toCUDA(X).options());
   Tensor Shifted = Storage.slice(0, 1).view({2, 3, 32});

@@ -155,12 +155,14 @@ bool launchSmemRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
   if (Dim % Vec != 0 || !cuda::isAlignedForVector(X, sizeof(In), Vec) ||
       !cuda::isAlignedForVector(Y, sizeof(Out), Vec))
     return false;
-  int Device = 0, MaxBytes = 0;
+  int Device = 0, MaxBytes = 0, BytesPerSM = 0;
   SK_CUDA_CHECK(cudaGetDevice(&Device));
   SK_CUDA_CHECK(cudaDeviceGetAttribute(
       &MaxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device));
   // The block's static shared memory (the reduction's) comes first.
-  if (Bytes + int64_t(sizeof(OnlineSum<AccType<In>>)) * 32 > MaxBytes)
+  const int64_t BlockBytes =
+      Bytes + int64_t(sizeof(OnlineSum<AccType<In>>)) * 32;
+  if (BlockBytes > MaxBytes)
     return false;
   auto Kernel = softmaxSmemRowsKernel<In, Out, Vec>;
   // Above 48 KB a kernel must ask for its dynamic shared memory.
@@ -168,8 +170,23 @@ bool launchSmemRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
     SK_CUDA_CHECK(cudaFuncSetAttribute(
         Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
         static_cast<int>(Bytes)));
-  Kernel<<<blocksFor(Rows, 1), reduceThreads(Dim / Vec), Bytes, Stream>>>(
-      X, Y, Rows, Dim, Log);
+  int Threads = reduceThreads(Dim / Vec);
+  // A row that leaves room for one block per SM (a float32 row of 32000)
+  // gets as many threads as the kernel's registers allow, up to 1024: at
+  // 512, the SM would hold a quarter of the threads it can, and half the
+  // loads in flight.
+  SK_CUDA_CHECK(cudaDeviceGetAttribute(
+      &BytesPerSM, cudaDevAttrMaxSharedMemoryPerMultiprocessor, Device));
+  if (2 * BlockBytes > BytesPerSM) {
+    static const int MaxThreads = [] {
+      cudaFuncAttributes Attributes;
+      SK_CUDA_CHECK(cudaFuncGetAttributes(&Attributes,
+                                          softmaxSmemRowsKernel<In, Out, Vec>));
+      return Attributes.maxThreadsPerBlock;
+    }();
+    Threads = std::max(Threads, MaxThreads / 32 * 32);
+  }
+  Kernel<<<blocksFor(Rows, 1), Threads, Bytes, Stream>>>(X, Y, Rows, Dim, Log);
   return true;
 }
 

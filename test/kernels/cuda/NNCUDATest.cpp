@@ -47,12 +47,14 @@ TEST_P(FloatingCUDATest, Softmax_MatchesCPUAlongEveryDim) {
   }
   // Rows of every register budget of the one-warp kernel, and past it (one
   // block per row): unaligned (1025), in shared memory (3000), in more
-  // than the 48 KB a kernel gets unasked (32000), and longer than shared
-  // memory holds for 4- and 8-byte dtypes (60000). Each with a row of NaN,
-  // of -inf, and holding +inf.
+  // than the 48 KB a kernel gets unasked (20000, 32000; the float32 row of
+  // 32000 and the float64 one of 20000 leave room for one block per SM,
+  // which then has more threads), and longer than shared memory holds for
+  // 4- and 8-byte dtypes (60000). Each with a row of NaN, of -inf, and
+  // holding +inf.
   const double Inf = std::numeric_limits<double>::infinity();
   for (int64_t Length :
-       {1, 31, 33, 100, 257, 1000, 1024, 1025, 3000, 32000, 60000}) {
+       {1, 31, 33, 100, 257, 1000, 1024, 1025, 3000, 20000, 32000, 60000}) {
     SCOPED_TRACE(Length);
     Tensor Rows = randomCPU({5, Length}, Dtype, 3, -8, 8);
     Rows.select(0, 1).select(0, Length - 1).fill_(std::nan(""));

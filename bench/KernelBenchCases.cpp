@@ -151,6 +151,10 @@ std::vector<BenchCase> makeKernelCases() {
   Add("argmax dim 1 1024x32000 bf16", "argmax", "", [=] {
     return Stack{normal({1024, 32000}, kBFloat16), int64_t(1), false};
   });
+  // GPT-2's vocabulary: rows that are not whole vectors, nor aligned.
+  Add("argmax dim 1 1024x50257 bf16", "argmax", "", [=] {
+    return Stack{normal({1024, 50257}, kBFloat16), int64_t(1), false};
+  });
   Add("all dim 1 4096x4096", "all", "dim", [=] {
     return Stack{mask({4096, 4096}), int64_t(1), false};
   });

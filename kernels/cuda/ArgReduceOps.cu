@@ -107,13 +107,15 @@ constexpr int kArgVecSize = sizeof(T) >= 4 ? 16 / sizeof(T) : 4;
 /// segment's first extremum (NaN first), its value into Values[s] (unless
 /// Values is null) and its index in the segment into Indices[s]. Values
 /// are compared as acc_t (float for float16 and bfloat16, read in place).
-/// Thread t reads the vectors of \p VecSize values t, t + blockDim.x, ...,
-/// kArgLoads at a time, and keeps the first value that beats the ones before it
-/// (`beats`): its indices only grow, so a comparison and two selects per value
-/// find its first extremum, without comparing indices. The block then combines
-/// the threads' pairs with ArgCombine. VecSize > 1 needs \p Length a multiple
-/// of it and \p In aligned to a vector; Index_t holds Length plus a block's
-/// round of loads.
+/// A segment is read as a head of single values up to the first address
+/// aligned for a vector of \p VecSize, the vectors from there, and a tail
+/// of single values after the last whole vector. Thread t reads head value
+/// t, then vectors t, t + blockDim.x, ..., kArgLoads at a time, then tail
+/// value t, and keeps the first value that beats the ones before it
+/// (`beats`): its indices only grow, so a comparison and two selects per
+/// value find its first extremum, without comparing indices. The block
+/// then combines the threads' pairs with ArgCombine. blockDim.x is at
+/// least VecSize; Index_t holds Length plus a block's round of loads.
 template <bool IsMax, int VecSize, typename Index_t, typename T, typename acc_t>
 __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
                                   acc_t Worst, T *Values, int64_t *Indices) {
@@ -123,15 +125,35 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
   __shared__ Pair Shared[32];
   // Worst is an extremum of T's range (an infinity or a limit), exact in T.
   const T WorstT = static_cast<T>(Worst);
-  const Index_t Vectors = Length / VecSize;
   const Index_t Step = Index_t(blockDim.x) * kArgLoads;
+  const Index_t Thread = Index_t(threadIdx.x);
   for (int64_t S = blockIdx.x; S < Segments; S += gridDim.x) {
-    const auto *Segment = reinterpret_cast<const Vector *>(In + S * Length);
+    const T *Base = In + S * Length;
+    // Elements are aligned to their size, so a vector's alignment is a
+    // count of elements.
+    Index_t Head = 0;
+    if constexpr (VecSize > 1) {
+      auto Misalignment =
+          Index_t(reinterpret_cast<uintptr_t>(Base) / sizeof(T) % VecSize);
+      Head = Misalignment == 0 ? 0 : VecSize - Misalignment;
+      Head = Head < Length ? Head : Length;
+    }
+    const Index_t Vectors = (Length - Head) / VecSize;
+    const Index_t TailStart = Head + Vectors * VecSize;
+    const auto *Segment = reinterpret_cast<const Vector *>(Base + Head);
     // A value no greater (IsMax) than Worst never beats it: the vectors
     // past the end load Worst, and a thread whose values all equal Worst
     // takes its first index below.
     Pair Best{Worst, kNone};
-    for (Index_t V0 = threadIdx.x; V0 < Vectors; V0 += Step) {
+    auto Consider = [&](acc_t X, Index_t Index) {
+      if (beats<IsMax>(X, Best.Value)) {
+        Best.Value = X;
+        Best.Index = Index;
+      }
+    };
+    if (Thread < Head)
+      Consider(static_cast<acc_t>(Base[Thread]), Thread);
+    for (Index_t V0 = Thread; V0 < Vectors; V0 += Step) {
       Vector Loaded[kArgLoads];
 #pragma unroll
       for (int K = 0; K < kArgLoads; ++K) {
@@ -146,19 +168,24 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
       }
 #pragma unroll
       for (int K = 0; K < kArgLoads; ++K) {
-        Index_t First = (V0 + Index_t(K) * Index_t(blockDim.x)) * VecSize;
+        Index_t First =
+            Head + (V0 + Index_t(K) * Index_t(blockDim.x)) * VecSize;
 #pragma unroll
-        for (int J = 0; J < VecSize; ++J) {
-          acc_t X = static_cast<acc_t>(Loaded[K].V[J]);
-          if (beats<IsMax>(X, Best.Value)) {
-            Best.Value = X;
-            Best.Index = First + J;
-          }
-        }
+        for (int J = 0; J < VecSize; ++J)
+          Consider(static_cast<acc_t>(Loaded[K].V[J]), First + J);
       }
     }
-    if (Best.Index == kNone && Index_t(threadIdx.x) < Vectors)
-      Best.Index = Index_t(threadIdx.x) * VecSize;
+    if (Thread < Length - TailStart)
+      Consider(static_cast<acc_t>(Base[TailStart + Thread]),
+               TailStart + Thread);
+    if (Best.Index == kNone) {
+      if (Thread < Head)
+        Best.Index = Thread;
+      else if (Thread < Vectors)
+        Best.Index = Head + Thread * VecSize;
+      else if (Thread < Length - TailStart)
+        Best.Index = TailStart + Thread;
+    }
     Best = cuda_kernels::blockReduce(
         Best, Shared,
         [](Pair P, int Offset) {
@@ -177,15 +204,13 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
   }
 }
 
-/// Launches argSegmentsKernel over \p In's segments, in vectors where \p In
-/// allows and with 32-bit indices where the length does.
+/// Launches argSegmentsKernel over \p In's segments, in vectors, with
+/// 32-bit indices where the length allows.
 template <bool IsMax, typename T, typename acc_t>
 void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
                        int64_t *Indices) {
   constexpr int Vec = kArgVecSize<T>;
   const auto *Data = static_cast<const T *>(In.Data.data_ptr());
-  bool Vectorize = In.SegmentLength % Vec == 0 &&
-                   cuda::isAlignedForVector(Data, sizeof(T), Vec);
   auto Launch = [&](auto VecSize, auto IndexTag) {
     using Index_t = decltype(IndexTag);
     int Threads = cuda_kernels::reduceThreads(
@@ -200,10 +225,8 @@ void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
   // A block's loop may step one round of loads past the end.
   bool Fits32 = In.SegmentLength + 512 * Vec * kArgLoads <=
                 ::cuda::std::numeric_limits<int32_t>::max();
-  if (Vectorize && Fits32)
+  if (Fits32)
     Launch(std::integral_constant<int, Vec>(), int32_t());
-  else if (Fits32)
-    Launch(std::integral_constant<int, 1>(), int32_t());
   else
     Launch(std::integral_constant<int, 1>(), int64_t());
 }

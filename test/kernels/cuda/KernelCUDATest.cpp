@@ -771,10 +771,11 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, {T});
   // Rows of one and of several rounds of the segment kernel's loads (a
   // round of 512 threads' 4 vectors is 8192 values in vectors of 4, 4096
-  // in vectors of 2, 2048 one at a time), every value repeated (values()
-  // has period 19), in vectors (lengths a multiple of 4) or one value at a
-  // time (4999), and a NaN late in one row: the first extremum, or the
-  // NaN, wins. float16 and bfloat16 are read in place, in vectors of 4.
+  // in vectors of 2), every value repeated (values() has period 19), in
+  // whole vectors (lengths a multiple of 4) or with a head and a tail of
+  // single values (4999: each row starts at a different offset from a
+  // vector), and a NaN late in one row: the first extremum, or the NaN,
+  // wins. float16 and bfloat16 are read in place, in vectors of 4.
   for (ScalarType D :
        {kFloat, kDouble, kHalf, kBFloat16, kInt, kShort, kChar, kLong}) {
     for (int64_t Length : {5000, 4999, 20000}) {
@@ -788,8 +789,9 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
       checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Rows});
     }
   }
-  // A row one element into its storage: not aligned for vectors, read in
-  // place one value at a time.
+  // Rows one element into their storage: a head of single values, then
+  // vectors. Rows shorter than a vector, or all head and tail, and rows
+  // whose extremum or NaN lies in the head or the tail.
   Tensor Flat = values({1 + 3 * 5000}, kFloat, 10);
   checkOp(
       [](auto &X) {
@@ -801,6 +803,19 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
         return std::get<0>(sk::max(X[0].slice(0, 1).view({3, 5000}), 1));
       },
       {Flat.to(kBFloat16)});
+  for (int64_t Length : {1, 3, 5, 7, 9}) {
+    SCOPED_TRACE(::testing::Message() << "rows of " << Length);
+    for (ScalarType D : {kFloat, kDouble, kBFloat16, kChar})
+      checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+              {values({5, Length}, D, 14)});
+  }
+  Tensor Ends = sk::zeros({3, 4999});
+  Ends.select(0, 0).select(0, 0).fill_(1);      // Head of an aligned row.
+  Ends.select(0, 1).select(0, 0).fill_(1);      // Head of a misaligned one.
+  Ends.select(0, 1).select(0, 4998).fill_(2);   // Its tail.
+  Ends.select(0, 2).select(0, 4998).fill_(NAN); // A tail of one.
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Ends});
+  checkOp([](auto &X) { return sk::argmin(sk::neg(X[0]), 1); }, {Ends});
   // Rows whose every value is the worst one (-inf for a maximum, the
   // lowest integer), where no value beats the start: index 0; and a NaN
   // first in a row or alone at its end.

@@ -155,6 +155,10 @@ std::vector<BenchCase> makeKernelCases() {
   Add("argmax dim 1 1024x50257 bf16", "argmax", "", [=] {
     return Stack{normal({1024, 50257}, kBFloat16), int64_t(1), false};
   });
+  // Decoding one sequence: a single row, latency rather than bandwidth.
+  Add("argmax dim 1 1x50257 bf16", "argmax", "", [=] {
+    return Stack{normal({1, 50257}, kBFloat16), int64_t(1), false};
+  });
   Add("all dim 1 4096x4096", "all", "dim", [=] {
     return Stack{mask({4096, 4096}), int64_t(1), false};
   });

@@ -109,7 +109,8 @@ bool readReducedInPlace(const Tensor &Self, const DimMask &Mask, acc_t *AccData,
     return false;
   const In_t *Data = static_cast<const In_t *>(In.Data.data_ptr());
   // CUB loads vectors through a pointer, not through an iterator.
-  if constexpr (std::is_same_v<LoadFn, cuda::ConvertTo<In_t, In_t>>)
+  if constexpr (std::is_same_v<In_t, acc_t> &&
+                std::is_same_v<LoadFn, cuda::ConvertTo<acc_t, In_t>>)
     cuda::cubReduce(Data, AccData, In.Segments, In.SegmentLength, Reduce, Init);
   else
     cuda::cubReduce(thrust::make_transform_iterator(Data, Load), AccData,
@@ -269,11 +270,12 @@ SK_IMPL_FUNC(count_nonzero_out_cuda)
   if (out.numel() == 0)
     return;
   DimMask Mask = make_dim_mask(dim, self.dim());
-  // The counts go straight into a contiguous out (always so for the one
-  // count that nonzero and masked_select ask for: Note [Selection on
-  // CUDA] in Indexing.cu).
-  Tensor Counts =
-      out.is_contiguous() ? out : empty({out.numel()}, out.options());
+  // The counts go straight into a contiguous out that is not self's memory
+  // (always so for the one count that nonzero and masked_select ask for:
+  // Note [Selection on CUDA] in Indexing.cu).
+  Tensor Counts = out.is_contiguous() && !out.is_alias_of(self)
+                      ? out
+                      : empty({out.numel()}, out.options());
   int64_t *CountData = Counts.data_ptr<int64_t>();
   ArithmeticOp</*IsProduct=*/false> Add;
   // Read in place where the layout allows, each element tested as loaded;

@@ -170,22 +170,16 @@ bool launchSmemRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
     SK_CUDA_CHECK(cudaFuncSetAttribute(
         Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
         static_cast<int>(Bytes)));
-  int Threads = reduceThreads(Dim / Vec);
   // A row that leaves room for one block per SM (a float32 row of 32000)
-  // gets as many threads as the kernel's registers allow, up to 1024: at
-  // 512, the SM would hold a quarter of the threads it can, and half the
-  // loads in flight.
+  // gets a block of 1024 threads rather than 512: at 512, the SM would
+  // hold a quarter of the threads it can, and half the loads in flight.
+  // Either is capped by what the kernel's registers allow on this device.
   SK_CUDA_CHECK(cudaDeviceGetAttribute(
       &BytesPerSM, cudaDevAttrMaxSharedMemoryPerMultiprocessor, Device));
-  if (2 * BlockBytes > BytesPerSM) {
-    static const int MaxThreads = [] {
-      cudaFuncAttributes Attributes;
-      SK_CUDA_CHECK(cudaFuncGetAttributes(&Attributes,
-                                          softmaxSmemRowsKernel<In, Out, Vec>));
-      return Attributes.maxThreadsPerBlock;
-    }();
-    Threads = std::max(Threads, MaxThreads / 32 * 32);
-  }
+  int Threads = 2 * BlockBytes > BytesPerSM ? 1024 : reduceThreads(Dim / Vec);
+  cudaFuncAttributes Attributes;
+  SK_CUDA_CHECK(cudaFuncGetAttributes(&Attributes, Kernel));
+  Threads = std::min(Threads, Attributes.maxThreadsPerBlock / 32 * 32);
   Kernel<<<blocksFor(Rows, 1), Threads, Bytes, Stream>>>(X, Y, Rows, Dim, Log);
   return true;
 }

@@ -731,6 +731,13 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   Tensor Rows = values({6, 7}, kFloat, 8);
   sk::count_nonzero_out(Counts, Rows.to(kCuda), {1});
   expectMatch(sk::count_nonzero(Rows, IntArrayRef{1}), Counts);
+  // Into an out= that is the input's first row: counted before written.
+  Tensor Self = values({4, 4}, kLong, 9);
+  Tensor Want = sk::count_nonzero(Self, IntArrayRef{1});
+  Tensor OnCuda = Self.to(kCuda);
+  Tensor FirstRow = OnCuda.select(0, 0);
+  sk::count_nonzero_out(FirstRow, OnCuda, {1});
+  expectMatch(Want, FirstRow);
   // item() of a CUDA tensor comes through the host.
   EXPECT_EQ(
       sk::count_nonzero(values({4, 4}, kFloat, 6).to(kCuda)).item<int64_t>(),
@@ -810,7 +817,7 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
               {values({5, Length}, D, 14)});
   }
   Tensor Ends = sk::zeros({3, 4999});
-  Ends.select(0, 0).select(0, 0).fill_(1);      // Head of an aligned row.
+  Ends.select(0, 0).select(0, 0).fill_(1); // An aligned row's first vector.
   Ends.select(0, 1).select(0, 0).fill_(1);      // Head of a misaligned one.
   Ends.select(0, 1).select(0, 4998).fill_(2);   // Its tail.
   Ends.select(0, 2).select(0, 4998).fill_(NAN); // A tail of one.
@@ -827,6 +834,12 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   Tensor Lowest = sk::full({2, 1000}, std::numeric_limits<int64_t>::min(),
                            TensorOptions().dtype(kLong));
   checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Lowest});
+  // The same in rows with heads and tails of single values.
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+          {sk::full({3, 999}, -Inf)});
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+          {sk::full({3, 999}, std::numeric_limits<int8_t>::min(),
+                    TensorOptions().dtype(kChar))});
   Tensor Zeros = sk::zeros({2, 1000});
   Zeros.select(0, 0).select(0, 999).fill_(NAN);
   checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Zeros});

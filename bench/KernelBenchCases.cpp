@@ -226,6 +226,20 @@ std::vector<BenchCase> makeKernelCases() {
                  0.1,
                  1e-5};
   });
+  // A convolutional network's activations in the layout of cuDNN's
+  // channels-last convolutions.
+  Add("batch_norm train 32x64x56x56 channels last", "native_batch_norm", "",
+      [] {
+        return Stack{
+            normal({32, 64, 56, 56}).contiguous(MemoryFormat::ChannelsLast),
+            normal({64}),
+            normal({64}),
+            zeros({64}),
+            ones({64}),
+            true,
+            0.1,
+            1e-5};
+      });
   Add("batch_norm eval 32x64x56x56", "native_batch_norm", "", [] {
     return Stack{normal({32, 64, 56, 56}),
                  normal({64}),

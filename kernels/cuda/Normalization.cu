@@ -22,7 +22,11 @@
 /// batch_norm_collect_statistics does (the input is read once for the
 /// statistics, once for the output). Where the channels are too few to
 /// fill the GPU so, blocks reduce chunks of a channel and one block per
-/// channel merges their states. Element indices split into (n, s)
+/// channel merges their states. Channels last, where one thread a channel
+/// would read values C apart, is read as a [N * S, C] matrix by blocks of
+/// adjacent channels over chunks of rows, whose states are merged so too
+/// (PyTorch's batch_norm_collect_statistics_channels_last). Element
+/// indices split into (n, s)
 /// and channels with IntDivider (OffsetCalculator.h), in 32 bits where
 /// they fit: a GPU divides 64-bit integers in software. The
 /// running statistics (updated with PyTorch's momentum rule, unbiased
@@ -273,6 +277,56 @@ __global__ void channelPartialsKernel(const T *X, ChannelGeometry G,
   }
 }
 
+/// The channels side by side, and the rows, of a block of
+/// channelsLastPartialsKernel; and the rows each thread loads before it
+/// adds any.
+constexpr int kLastChannels = 32;
+constexpr int kLastRows = 16;
+constexpr int kLastLoads = 4;
+
+/// channelPartialsKernel for channels last, whose input is a row-major
+/// [Rows = N * S, C] matrix: Partials[k * C + c] for chunk k = blockIdx.y
+/// of \p ChunkLength rows. Thread (x, y) keeps channel
+/// blockIdx.x * kLastChannels + x of rows y, y + kLastRows, ... of the
+/// chunk, so that a warp reads adjacent channels of one row (one thread a
+/// channel, as one block a channel would, reads values C apart); the
+/// block then merges its rows' states in shared memory.
+template <typename T>
+__global__ void channelsLastPartialsKernel(const T *X, int64_t Rows, int64_t C,
+                                           int64_t ChunkLength,
+                                           Welford<AccType<T>> *Partials) {
+  using A = AccType<T>;
+  __shared__ Welford<A> Shared[kLastRows][kLastChannels];
+  const int64_t Ch = blockIdx.x * int64_t(kLastChannels) + threadIdx.x;
+  const int64_t Begin = blockIdx.y * ChunkLength;
+  const int64_t End = Rows - Begin < ChunkLength ? Rows : Begin + ChunkLength;
+  Welford<A> W{A(0), A(0), 0};
+  if (Ch < C) {
+    for (int64_t R0 = Begin + threadIdx.y; R0 < End;
+         R0 += kLastRows * kLastLoads) {
+      A Loaded[kLastLoads];
+#pragma unroll
+      for (int K = 0; K < kLastLoads; ++K) {
+        int64_t R = R0 + K * kLastRows;
+        Loaded[K] = R < End ? toAcc(X[R * C + Ch]) : A(0);
+      }
+#pragma unroll
+      for (int K = 0; K < kLastLoads; ++K)
+        if (R0 + K * kLastRows < End)
+          W.add(Loaded[K]);
+    }
+  }
+  Shared[threadIdx.y][threadIdx.x] = W;
+  __syncthreads();
+  if (threadIdx.y == 0 && Ch < C) {
+    for (int Y = 1; Y < kLastRows; ++Y) {
+      const Welford<A> &P = Shared[Y][threadIdx.x];
+      W.merge(P.Mean, P.M2, P.Count);
+    }
+    Partials[blockIdx.y * C + Ch] = W;
+  }
+}
+
 /// One block per channel: its mean and the sum of squared deviations from
 /// it, over its N * S values, element I at (I / S, I % S): merged from
 /// \p Chunks states of channelPartialsKernel, or, where \p Partials is
@@ -416,19 +470,32 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   if (Training && Count > 0 && C > 0) {
     // About a thousand blocks in all, in chunks of at least 16 values a
     // thread; one chunk a channel reads its values in channelStatsKernel.
-    int64_t Chunks = std::clamp<int64_t>(
-        std::min((1024 + C - 1) / C, Count / (16 * 512)), 1, 65535);
+    // Channels last always reads in channelsLastPartialsKernel's blocks of
+    // adjacent channels.
+    int64_t ColumnBlocks = (C + kLastChannels - 1) / kLastChannels;
+    int64_t Chunks = ChannelsInner
+                         ? std::min((1024 + ColumnBlocks - 1) / ColumnBlocks,
+                                    Count / (16 * kLastRows))
+                         : std::min((1024 + C - 1) / C, Count / (16 * 512));
+    Chunks = std::clamp<int64_t>(Chunks, 1, 65535);
     int64_t ChunkLength = (Count + Chunks - 1) / Chunks;
     Chunks = (Count + ChunkLength - 1) / ChunkLength;
     DataPtr Partials;
-    if (Chunks > 1)
+    if (Chunks > 1 || ChannelsInner)
       Partials = cuda::CUDACachingAllocator::allocateTempStorage(
           static_cast<size_t>(Chunks * C) * sizeof(Welford<A>));
     auto *PartialsPtr = static_cast<Welford<A> *>(Partials.get());
     auto Launch = [&](auto Index) {
       using IndexT = decltype(Index);
       IntDivider<IndexT> Positions(IndexT(G.S));
-      if (PartialsPtr) {
+      if (ChannelsInner) {
+        dim3 Grid(static_cast<unsigned>(ColumnBlocks),
+                  static_cast<unsigned>(Chunks));
+        channelsLastPartialsKernel<D>
+            <<<Grid, dim3(kLastChannels, kLastRows), 0, Stream>>>(
+                devicePtr<T>(X), Count, C, ChunkLength, PartialsPtr);
+        SK_CUDA_KERNEL_LAUNCH_CHECK();
+      } else if (PartialsPtr) {
         dim3 Grid(blocksFor(C, 1), static_cast<unsigned>(Chunks));
         channelPartialsKernel<D, IndexT>
             <<<Grid, reduceThreads(ChunkLength), 0, Stream>>>(

@@ -181,7 +181,11 @@ TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
        {std::pair{std::vector<int64_t>{8, 3, 64, 64}, false},
         std::pair{std::vector<int64_t>{8, 3, 64, 64}, true},
         std::pair{std::vector<int64_t>{7, 3, 61, 67}, false},
-        std::pair{std::vector<int64_t>{7, 3, 61, 67}, true}}) {
+        std::pair{std::vector<int64_t>{7, 3, 61, 67}, true},
+        // Channels last: 40 channels are two blocks of 32, the second
+        // partly idle; one chunk of rows, and 225.
+        std::pair{std::vector<int64_t>{5, 40, 9, 7}, true},
+        std::pair{std::vector<int64_t>{64, 40, 30, 30}, true}}) {
     SCOPED_TRACE(::testing::Message()
                  << Sizes[2] << (ChannelsLast ? " channels last" : ""));
     Tensor X = randomCPU(Sizes, Dtype, 19);
@@ -189,7 +193,8 @@ TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
       X.select(1, 2).copy_(sk::mul(X.select(1, 2), 1e30));
     if (ChannelsLast)
       X = X.contiguous(MemoryFormat::ChannelsLast);
-    Tensor RM = randomCPU({3}, Dtype, 20), RV = randomCPU({3}, Dtype, 21, 1, 2);
+    Tensor RM = randomCPU({Sizes[1]}, Dtype, 20),
+           RV = randomCPU({Sizes[1]}, Dtype, 21, 1, 2);
     Tensor CudaRM = toCUDA(RM), CudaRV = toCUDA(RV);
     auto [Y, SaveMean, SaveInvstd] =
         sk::native_batch_norm(toCUDA(X), std::nullopt, std::nullopt, CudaRM,

@@ -22,13 +22,13 @@
 /// batch_norm_collect_statistics does (the input is read once for the
 /// statistics, once for the output). Where the channels are too few to
 /// fill the GPU so, blocks reduce chunks of a channel and one block per
-/// channel merges their states. Channels last, where one thread a channel
-/// would read values C apart, is read as a [N * S, C] matrix by blocks of
-/// adjacent channels over chunks of rows, whose states are merged so too
-/// (PyTorch's batch_norm_collect_statistics_channels_last). Element
-/// indices split into (n, s)
-/// and channels with IntDivider (OffsetCalculator.h), in 32 bits where
-/// they fit: a GPU divides 64-bit integers in software. The
+/// channel merges their states. Channels last of 16 channels or more,
+/// where one thread a channel would read values C apart, is read as a
+/// [N * S, C] matrix by blocks of adjacent channels over chunks of rows,
+/// whose states are merged so too (PyTorch's
+/// batch_norm_collect_statistics_channels_last). Element indices split
+/// into (n, s) and channels with IntDivider (OffsetCalculator.h), in 32
+/// bits where they fit: a GPU divides 64-bit integers in software. The
 /// running statistics (updated with PyTorch's momentum rule, unbiased
 /// variance) and the affine factors are small vectors in the accumulation
 /// dtype, converted into the saved statistics and running buffers with
@@ -283,6 +283,8 @@ __global__ void channelPartialsKernel(const T *X, ChannelGeometry G,
 constexpr int kLastChannels = 32;
 constexpr int kLastRows = 16;
 constexpr int kLastLoads = 4;
+/// The fewest channels that channelsLastPartialsKernel reads: half a warp.
+constexpr int64_t kMinLastChannels = 16;
 
 /// channelPartialsKernel for channels last, whose input is a row-major
 /// [Rows = N * S, C] matrix: Partials[k * C + c] for chunk k = blockIdx.y
@@ -468,27 +470,30 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
   Tensor Invstd = empty({C}, AccOptions), Alpha = empty({C}, AccOptions),
          Beta = empty({C}, AccOptions);
   if (Training && Count > 0 && C > 0) {
-    // About a thousand blocks in all, in chunks of at least 16 values a
-    // thread; one chunk a channel reads its values in channelStatsKernel.
-    // Channels last always reads in channelsLastPartialsKernel's blocks of
-    // adjacent channels.
+    // Channels last of at least kMinLastChannels channels is read in
+    // channelsLastPartialsKernel's blocks of adjacent channels; with fewer,
+    // most of a warp's lanes would idle, while a block per channel's
+    // threads read values only a few apart, the other channels' blocks
+    // reading the same sectors. Otherwise one chunk a channel reads its
+    // values in channelStatsKernel. About a thousand blocks in all, in
+    // chunks of at least 16 values a thread.
+    const bool ByRows = ChannelsInner && C >= kMinLastChannels;
     int64_t ColumnBlocks = (C + kLastChannels - 1) / kLastChannels;
-    int64_t Chunks = ChannelsInner
-                         ? std::min((1024 + ColumnBlocks - 1) / ColumnBlocks,
-                                    Count / (16 * kLastRows))
-                         : std::min((1024 + C - 1) / C, Count / (16 * 512));
+    int64_t Chunks = ByRows ? std::min((1024 + ColumnBlocks - 1) / ColumnBlocks,
+                                       Count / (16 * kLastRows))
+                            : std::min((1024 + C - 1) / C, Count / (16 * 512));
     Chunks = std::clamp<int64_t>(Chunks, 1, 65535);
     int64_t ChunkLength = (Count + Chunks - 1) / Chunks;
     Chunks = (Count + ChunkLength - 1) / ChunkLength;
     DataPtr Partials;
-    if (Chunks > 1 || ChannelsInner)
+    if (Chunks > 1 || ByRows)
       Partials = cuda::CUDACachingAllocator::allocateTempStorage(
           static_cast<size_t>(Chunks * C) * sizeof(Welford<A>));
     auto *PartialsPtr = static_cast<Welford<A> *>(Partials.get());
     auto Launch = [&](auto Index) {
       using IndexT = decltype(Index);
       IntDivider<IndexT> Positions(IndexT(G.S));
-      if (ChannelsInner) {
+      if (ByRows) {
         dim3 Grid(static_cast<unsigned>(ColumnBlocks),
                   static_cast<unsigned>(Chunks));
         channelsLastPartialsKernel<D>

@@ -182,9 +182,11 @@ TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
         std::pair{std::vector<int64_t>{8, 3, 64, 64}, true},
         std::pair{std::vector<int64_t>{7, 3, 61, 67}, false},
         std::pair{std::vector<int64_t>{7, 3, 61, 67}, true},
-        // Channels last: 40 channels are two blocks of 32, the second
-        // partly idle; one chunk of rows, and 225.
+        // Channels last read by rows (16 channels or more; 3 are read a
+        // channel a block): 40 channels are two blocks of 32, the second
+        // partly idle; one chunk of rows, 225, and 9 of 16 channels.
         std::pair{std::vector<int64_t>{5, 40, 9, 7}, true},
+        std::pair{std::vector<int64_t>{6, 16, 20, 20}, true},
         std::pair{std::vector<int64_t>{64, 40, 30, 30}, true}}) {
     SCOPED_TRACE(::testing::Message()
                  << Sizes[2] << (ChannelsLast ? " channels last" : ""));

@@ -126,6 +126,10 @@ std::vector<BenchCase> makeKernelCases() {
   Add("mean dim 1 4096x4096", "mean", "dim", [=] {
     return Stack{Big(), Dims(1), false, IValue()};
   });
+  // Mean pooling over a sequence: the reduced dim between kept ones.
+  Add("mean dim 1 32x512x768", "mean", "dim", [=] {
+    return Stack{normal({32, 512, 768}), Dims(1), false, IValue()};
+  });
   Add("prod dim 1 4096x4096", "prod", "dim_int", [=] {
     return Stack{unit({4096, 4096}), int64_t(1), false, IValue()};
   });

@@ -166,46 +166,52 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
 
 // Note [Column reductions on CUDA]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// When self is contiguous and the reduced dims are its leading ones (sum
-// over dim 0 of a matrix), Note [CUDA reductions] would transpose the
-// whole input so that each output reduces a contiguous segment. Instead
-// self is read in place as [Rows, Columns]: each thread folds one column
-// over a chunk of rows, so that a warp reads 32 adjacent elements of a row
-// at a time, and the chunks (enough blocks to fill the GPU) leave partial
-// results that a second pass of the same kernel folds, as PyTorch's
-// ReduceConfig splits the reduced dimension across blocks for outer
-// reductions.
+// When self is contiguous and the reduced dims are one run followed by
+// kept ones (sum over dim 0 of a matrix, mean over dim 1 of [B, T, D]),
+// Note [CUDA reductions] would transpose the whole input so that each
+// output reduces a contiguous segment. Instead self is read in place as
+// [Outer, Rows, Columns]: each thread folds one column (o, c) over a chunk
+// of rows, so that a warp reads 32 adjacent elements of a row at a time,
+// and the chunks (enough blocks to fill the GPU) leave partial results
+// that a second pass of the same kernel folds, as PyTorch's ReduceConfig
+// splits the reduced dimension across blocks for outer reductions. With
+// kept dims before the run too (Outer > 1), rows of fewer than 32 columns
+// would leave a warp reading several short runs; those take the copy.
 
-/// Partial[chunk, c] = Reduce over rows [chunk * RowsPerChunk, ...) of
-/// column c of the row-major [Rows, Columns] \p In, each element
-/// read as acc_t by \p Load.
+/// Partial[chunk, j] = Reduce over rows [chunk * RowsPerChunk, ...) of
+/// column j = (o, c) of the row-major [Columns / Inner, Rows, Inner] \p In,
+/// each element read as acc_t by \p Load; Columns counts them all.
 template <typename acc_t, typename In_t, typename Op, typename LoadFn>
 __global__ void columnReduceKernel(const In_t *In, int64_t Rows,
-                                   int64_t Columns, int64_t RowsPerChunk,
-                                   Op Reduce, acc_t Init, LoadFn Load,
-                                   acc_t *Partial) {
+                                   int64_t Columns, int64_t Inner,
+                                   int64_t RowsPerChunk, Op Reduce, acc_t Init,
+                                   LoadFn Load, acc_t *Partial) {
   int64_t Column = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (Column >= Columns)
     return;
+  // Column (o, c) = o * Inner + c starts at o * Rows * Inner + c.
+  int64_t O = Inner == Columns ? 0 : Column / Inner;
+  const In_t *Base = In + O * (Rows - 1) * Inner + Column;
   int64_t Begin = blockIdx.y * RowsPerChunk;
   int64_t End = Begin + RowsPerChunk < Rows ? Begin + RowsPerChunk : Rows;
   acc_t Acc = Init;
   for (int64_t R = Begin; R < End; ++R)
-    Acc = Reduce(Acc, Load(In[R * Columns + Column]));
+    Acc = Reduce(Acc, Load(Base[R * Inner]));
   Partial[blockIdx.y * Columns + Column] = Acc;
 }
 
-/// Reduces the row-major [\p Rows, \p Columns] \p In over its rows into
-/// the \p Columns accumulators at \p Out, on the current stream, each
-/// element read as acc_t by \p Load: a conversion (a float16 or bfloat16
-/// input accumulating in float32), or count_nonzero's test.
+/// Reduces the row-major [\p Outer, \p Rows, \p Columns] \p In over its
+/// rows into the Outer * Columns accumulators at \p Out, on the current
+/// stream, each element read as acc_t by \p Load: a conversion (a float16
+/// or bfloat16 input accumulating in float32), or count_nonzero's test.
 template <typename acc_t, typename In_t, typename Op,
           typename LoadFn = ConvertTo<acc_t, In_t>>
-void reduceColumns(const In_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
-                   Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
+void reduceColumns(const In_t *In, int64_t Outer, int64_t Rows, int64_t Columns,
+                   acc_t *Out, Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
   constexpr int kThreads = 256;
   cudaStream_t Stream = getCurrentCUDAStream();
-  int64_t ColumnBlocks = (Columns + kThreads - 1) / kThreads;
+  const int64_t AllColumns = Outer * Columns;
+  int64_t ColumnBlocks = (AllColumns + kThreads - 1) / kThreads;
   // About a thousand blocks in all, each folding at least 16 rows.
   int64_t Chunks = std::max<int64_t>(
       1, std::min<int64_t>({1024 / ColumnBlocks, Rows / 16, 65535}));
@@ -213,27 +219,30 @@ void reduceColumns(const In_t *In, int64_t Rows, int64_t Columns, acc_t *Out,
   Chunks = (Rows + RowsPerChunk - 1) / RowsPerChunk;
   dim3 Grid(static_cast<unsigned>(ColumnBlocks), static_cast<unsigned>(Chunks));
   if (Chunks == 1) {
-    columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(In, Rows, Columns, Rows,
-                                                      Reduce, Init, Load, Out);
+    columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(
+        In, Rows, AllColumns, Columns, Rows, Reduce, Init, Load, Out);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
     return;
   }
   DataPtr Partial = CUDACachingAllocator::allocateTempStorage(
-      static_cast<size_t>(Chunks * Columns) * sizeof(acc_t));
+      static_cast<size_t>(Chunks * AllColumns) * sizeof(acc_t));
   acc_t *Partials = static_cast<acc_t *>(Partial.get());
   columnReduceKernel<<<Grid, kThreads, 0, Stream>>>(
-      In, Rows, Columns, RowsPerChunk, Reduce, Init, Load, Partials);
+      In, Rows, AllColumns, Columns, RowsPerChunk, Reduce, Init, Load,
+      Partials);
   SK_CUDA_KERNEL_LAUNCH_CHECK();
+  // The partials are a [Chunks, AllColumns] matrix.
   dim3 Fold(static_cast<unsigned>(ColumnBlocks), 1);
   columnReduceKernel<<<Fold, kThreads, 0, Stream>>>(
-      Partials, Chunks, Columns, Chunks, Reduce, Init,
+      Partials, Chunks, AllColumns, AllColumns, Chunks, Reduce, Init,
       ConvertTo<acc_t, acc_t>{}, Out);
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
-/// The [Rows, Columns] view of Note [Column reductions on CUDA], when
-/// \p Self has that layout for \p Mask.
+/// The [Outer, Rows, Columns] view of Note [Column reductions on CUDA],
+/// when \p Self has that layout for \p Mask.
 struct ColumnLayout {
+  int64_t Outer = 1;
   int64_t Rows = 1;
   int64_t Columns = 1;
 };
@@ -241,18 +250,27 @@ inline std::optional<ColumnLayout>
 getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask) {
   if (!Self.is_contiguous() || Self.numel() == 0)
     return std::nullopt;
+  // Kept dims before the reduced run, the run, and kept dims after it. A
+  // dim of size 1 is none of them, but for a reduced one that starts the
+  // run (it then reduces nothing: a pass that converts).
+  enum { Before, Reduced, After } Part = Before;
   ColumnLayout L;
-  int64_t D = 0;
-  for (; D < Self.dim() && Mask[D]; ++D)
-    L.Rows *= Self.size(D);
-  if (D == 0 || D == Self.dim())
-    return std::nullopt; // Nothing reduced, or everything: one segment.
-  for (; D < Self.dim(); ++D) {
-    if (Mask[D] && Self.size(D) != 1)
-      return std::nullopt; // A reduced dim among the kept ones.
-    L.Columns *= Self.size(D);
+  for (int64_t D = 0; D < Self.dim(); ++D) {
+    int64_t Size = Self.size(D);
+    if (Part == Before && Mask[D])
+      Part = Reduced;
+    else if (Size == 1)
+      continue;
+    else if (Part == Reduced && !Mask[D])
+      Part = After;
+    else if (Part == After && Mask[D])
+      return std::nullopt; // A second run of reduced dims.
+    (Part == Before ? L.Outer : Part == Reduced ? L.Rows : L.Columns) *= Size;
   }
-  if (L.Columns == 1)
+  // Nothing reduced, or nothing kept after the run: contiguous segments.
+  if (Part != After)
+    return std::nullopt;
+  if (L.Outer > 1 && L.Columns < 32)
     return std::nullopt;
   return L;
 }

@@ -88,8 +88,8 @@ template <typename T> struct ProjectFn {
 };
 
 /// Reduces \p Self, of the C++ type In_t, into \p Acc where its layout
-/// lets the reduction read it in place (Note [CUDA reductions]): as a
-/// [Rows, Columns] matrix over its rows, or in contiguous segments,
+/// lets the reduction read it in place (Note [CUDA reductions]): as an
+/// [Outer, Rows, Columns] tensor over its rows, or in contiguous segments,
 /// reading each element as acc_t with \p Load. False where it needs a
 /// copy first.
 template <typename In_t, typename acc_t, typename Op,
@@ -100,8 +100,8 @@ bool readReducedInPlace(const Tensor &Self, const DimMask &Mask, acc_t *AccData,
           cuda::getColumnLayout(Self, Mask)) {
     // Note [Column reductions on CUDA] in Reduce.cuh.
     cuda::reduceColumns(static_cast<const In_t *>(Self.data_ptr()),
-                        Columns->Rows, Columns->Columns, AccData, Reduce, Init,
-                        Load);
+                        Columns->Outer, Columns->Rows, Columns->Columns,
+                        AccData, Reduce, Init, Load);
     return true;
   }
   cuda::ReductionInput In = cuda::permuteForReduction(Self, Mask);

@@ -663,6 +663,32 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
           return sk::amin(X[0], {0, 2}, true);
         },
         {values({512, 40, 1}, D, 8)});
+    // A run of reduced dims between kept ones, [Outer, Rows, Columns]:
+    // one chunk and several, rows of 40 columns (two blocks of columns
+    // hold parts of several outer indices), a size-1 dim inside the run
+    // and one that is the run; and rows of 8 columns, which take the copy.
+    checkOp([](auto &X) { return sk::sum(X[0], {1}); },
+            {values({3, 20, 40}, D, 9)});
+    checkOp([](auto &X) { return sk::mean(X[0], {1}, true); },
+            {values({7, 600, 40}, D, 10)});
+    checkOp(
+        [](auto &X) {
+          return sk::amax(X[0], {1, 2, 3});
+        },
+        {values({5, 30, 1, 20, 33}, D, 11)});
+    checkOp([](auto &X) { return sk::sum(X[0], {1}); },
+            {values({6, 1, 50}, D, 12)});
+    checkOp([](auto &X) { return sk::amin(X[0], {1}); },
+            {values({9, 700, 8}, D, 13)});
+  }
+  for (ScalarType D : {kFloat, kHalf, kBool, kByte}) {
+    checkOp([](auto &X) { return sk::any(X[0], 1); },
+            {values({4, 300, 64}, D, 14)});
+    checkOp(
+        [](auto &X) {
+          return sk::count_nonzero(X[0], IntArrayRef{1, 2});
+        },
+        {values({4, 30, 10, 64}, D, 15)});
   }
 }
 

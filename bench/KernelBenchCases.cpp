@@ -159,6 +159,11 @@ std::vector<BenchCase> makeKernelCases() {
   Add("argmax dim 1 1024x50257 bf16", "argmax", "", [=] {
     return Stack{normal({1024, 50257}, kBFloat16), int64_t(1), false};
   });
+  // Semantic segmentation: each pixel's class, over a dim between kept
+  // ones (PASCAL VOC's 21 classes).
+  Add("argmax dim 1 8x21x512x512", "argmax", "", [=] {
+    return Stack{normal({8, 21, 512, 512}), int64_t(1), false};
+  });
   // Decoding one sequence: a single row, latency rather than bandwidth.
   Add("argmax dim 1 1x50257 bf16", "argmax", "", [=] {
     return Stack{normal({1, 50257}, kBFloat16), int64_t(1), false};

@@ -231,6 +231,51 @@ void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
     Launch(std::integral_constant<int, 1>(), int64_t());
 }
 
+/// The columns below which argColumnsKernel, one thread a column, would
+/// leave most of the GPU idle; the transposed copy and a block per segment
+/// keep it busy.
+constexpr int64_t kMinArgColumns = 32768;
+
+/// One thread per column j = (o, c) of the row-major [Columns / Inner,
+/// Rows, Inner] \p In (Note [Column reductions on CUDA]): the first
+/// extremum (NaN first) of its Rows values, o * Rows * Inner + r * Inner
+/// + c, into Values[j] (unless Values is null) and its r into Indices[j].
+/// A warp reads 32 adjacent columns of a row; each thread loads kArgLoads
+/// rows before it compares them, its rows only growing, as
+/// argSegmentsKernel's indices do.
+template <bool IsMax, typename T, typename acc_t>
+__global__ void argColumnsKernel(const T *In, int64_t Rows, int64_t Columns,
+                                 int64_t Inner, acc_t Worst, T *Values,
+                                 int64_t *Indices) {
+  const T WorstT = static_cast<T>(Worst);
+  for (int64_t Column = cuda_kernels::globalIndex(); Column < Columns;
+       Column += cuda_kernels::gridStride()) {
+    // Column (o, c) = o * Inner + c starts at o * Rows * Inner + c.
+    int64_t O = Inner == Columns ? 0 : Column / Inner;
+    const T *Base = In + O * (Rows - 1) * Inner + Column;
+    acc_t Best = Worst;
+    int64_t BestRow = -1;
+    for (int64_t R0 = 0; R0 < Rows; R0 += kArgLoads) {
+      T Loaded[kArgLoads];
+#pragma unroll
+      for (int K = 0; K < kArgLoads; ++K)
+        Loaded[K] = R0 + K < Rows ? Base[(R0 + K) * Inner] : WorstT;
+#pragma unroll
+      for (int K = 0; K < kArgLoads; ++K) {
+        acc_t X = static_cast<acc_t>(Loaded[K]);
+        if (beats<IsMax>(X, Best)) {
+          Best = X;
+          BestRow = R0 + K;
+        }
+      }
+    }
+    // No value beat Worst: each equals it, and the first is the extremum.
+    if (Values)
+      Values[Column] = static_cast<T>(Best);
+    Indices[Column] = BestRow < 0 ? 0 : BestRow;
+  }
+}
+
 /// The first extremum of \p Self over \p Mask: its value into \p Values
 /// (when defined) and its index into \p Indices.
 template <bool IsMax>
@@ -243,37 +288,60 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
     {
       using T = decltype(Tag);
       using Limits = ::cuda::std::numeric_limits<acc_t>;
-      // Read in place, in Self's dtype, where its reduced dims are
-      // contiguous and last; float16 and bfloat16 compare as float32.
-      cuda::ReductionInput In =
-          cuda::makeReductionInput<T>(Self, Mask, Self.scalar_type());
       acc_t Worst;
       if constexpr (std::is_floating_point_v<acc_t>)
         Worst = IsMax ? -Limits::infinity() : Limits::infinity();
       else
         Worst = IsMax ? Limits::lowest() : Limits::max();
-      // Several segments: one block each, writing straight into the
-      // outputs where they are laid out as the segments are (contiguous);
-      // one segment takes CUB's reduction over the whole GPU.
-      if (In.Segments > 1 && In.SegmentLength > 0) {
+      // The kernels below write N results straight into the outputs
+      // where they are laid out as the results are (contiguous, and not
+      // the memory they read), else into temporaries copied over after.
+      auto WithOutputs = [&](int64_t N, const Tensor &Read, auto Launch) {
         auto Writable = [&](const Tensor &Out) {
-          return Out.is_contiguous() && !Out.is_alias_of(In.Data);
+          return Out.is_contiguous() && !Out.is_alias_of(Read);
         };
         bool Direct =
             Writable(Indices) && (!Values.defined() || Writable(Values));
-        Tensor Idx = Direct ? Indices : empty({In.Segments}, Indices.options());
+        Tensor Idx = Direct ? Indices : empty({N}, Indices.options());
         Tensor Vals;
         if (Values.defined())
-          Vals = Direct ? Values : empty({In.Segments}, Values.options());
-        launchArgSegments<IsMax>(
-            In, Worst,
-            Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
-            static_cast<int64_t *>(Idx.data_ptr()));
+          Vals = Direct ? Values : empty({N}, Values.options());
+        Launch(Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
+               static_cast<int64_t *>(Idx.data_ptr()));
         if (!Direct) {
           Indices.copy_(Idx.view(Indices.sizes()));
           if (Values.defined())
             Values.copy_(Vals.view(Values.sizes()));
         }
+      };
+      // Reduced dims between kept ones, with columns enough to fill the
+      // GPU (an argmax over the classes of [N, C, H, W]): one thread a
+      // column, read in place.
+      if (std::optional<cuda::ColumnLayout> Columns =
+              cuda::getColumnLayout(Self, Mask);
+          Columns && Columns->Outer * Columns->Columns >= kMinArgColumns) {
+        int64_t AllColumns = Columns->Outer * Columns->Columns;
+        WithOutputs(AllColumns, Self, [&](T *Vals, int64_t *Idx) {
+          argColumnsKernel<IsMax>
+              <<<cuda_kernels::blocksFor(AllColumns), cuda_kernels::kThreads, 0,
+                 cuda::getCurrentCUDAStream()>>>(
+                  static_cast<const T *>(Self.data_ptr()), Columns->Rows,
+                  AllColumns, Columns->Columns, Worst, Vals, Idx);
+          SK_CUDA_KERNEL_LAUNCH_CHECK();
+        });
+        return;
+      }
+      // Otherwise laid out with the reduced dims contiguous and last, read
+      // in place where they already are, in Self's dtype; float16 and
+      // bfloat16 compare as float32.
+      cuda::ReductionInput In =
+          cuda::makeReductionInput<T>(Self, Mask, Self.scalar_type());
+      // Several segments: one block each; one segment takes CUB's
+      // reduction over the whole GPU.
+      if (In.Segments > 1 && In.SegmentLength > 0) {
+        WithOutputs(In.Segments, In.Data, [&](T *Vals, int64_t *Idx) {
+          launchArgSegments<IsMax>(In, Worst, Vals, Idx);
+        });
         return;
       }
       DataPtr Pairs = cuda::CUDACachingAllocator::allocateTempStorage(

@@ -887,6 +887,34 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
             {values({70000, Length}, kFloat, 12)});
   checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); },
           {values({4, 3000}, kBool, 13)});
+  // A dim between kept ones with enough columns for a thread each
+  // (argColumnsKernel): the classes of [N, C, H, W], with ties (values()
+  // repeats) and NaNs; a reduced dim first, and one of size 1.
+  for (ScalarType D : {kFloat, kHalf, kBFloat16, kDouble, kChar, kBool}) {
+    SCOPED_TRACE(::testing::Message() << D << " columns");
+    Tensor Classes = values({2, 5, 128, 160}, D, 16);
+    if (isFloatingType(D)) {
+      Classes.select(0, 1).select(0, 3).select(0, 7).select(0, 9).fill_(NAN);
+      Classes.select(0, 1).select(0, 1).select(0, 7).select(0, 9).fill_(NAN);
+    }
+    checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Classes});
+    checkOp([](auto &X) { return sk::argmin(X[0], 1, true); }, {Classes});
+    checkOp([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, {Classes});
+    checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Classes});
+    checkOp([](auto &X) { return sk::argmax(X[0], 0); },
+            {values({7, 40000}, D, 17)});
+    checkOp([](auto &X) { return sk::argmin(X[0], 1); },
+            {values({2, 1, 20000}, D, 18)});
+  }
+  // Into outputs with gaps, through temporaries.
+  Tensor ClassVals = sk::empty({2, 128, 160, 2}, kCuda).select(3, 0);
+  Tensor ClassIdx =
+      sk::empty({2, 128, 160, 2}, TensorOptions(kCuda).dtype(kLong))
+          .select(3, 1);
+  Tensor Scores = values({2, 5, 128, 160}, kFloat, 19);
+  sk::max_out(ClassVals, ClassIdx, Scores.to(kCuda), 1);
+  expectMatch(std::get<0>(sk::max(Scores, 1)), ClassVals);
+  expectMatch(std::get<1>(sk::max(Scores, 1)), ClassIdx);
   // Outputs with gaps are written through contiguous temporaries.
   Tensor Vals = sk::empty({3, 2}, kCuda).select(1, 0);
   Tensor Idx =

@@ -251,16 +251,20 @@ getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask) {
   if (!Self.is_contiguous() || Self.numel() == 0)
     return std::nullopt;
   // Kept dims before the reduced run, the run, and kept dims after it. A
-  // dim of size 1 is none of them, but for a reduced one that starts the
-  // run (it then reduces nothing: a pass that converts).
+  // dim of size 1 is in none of them, except a reduced one where no
+  // reduced dim is larger: it then starts the run, which reduces nothing
+  // (a pass that converts).
+  bool ReducesAny = false;
+  for (int64_t D = 0; D < Self.dim(); ++D)
+    ReducesAny |= Mask[D] && Self.size(D) != 1;
   enum { Before, Reduced, After } Part = Before;
   ColumnLayout L;
   for (int64_t D = 0; D < Self.dim(); ++D) {
     int64_t Size = Self.size(D);
+    if (Size == 1 && !(Part == Before && Mask[D] && !ReducesAny))
+      continue;
     if (Part == Before && Mask[D])
       Part = Reduced;
-    else if (Size == 1)
-      continue;
     else if (Part == Reduced && !Mask[D])
       Part = After;
     else if (Part == After && Mask[D])

@@ -605,6 +605,16 @@ TEST_F(CUDAPointwiseTest, OutAndInplace_MatchCpu) {
 
 class CUDAReduceTest : public CUDATest {};
 
+/// Element I of a CPU tensor of \p Sizes is I * 37 % 1009 - 500, in
+/// \p Dtype: no period short enough for a reduction's rows to repeat it.
+Tensor scrambled(IntArrayRef Sizes, ScalarType Dtype) {
+  Tensor T = sk::empty(Sizes, kFloat);
+  float *Data = T.data_ptr<float>();
+  for (int64_t I = 0; I < T.numel(); ++I)
+    Data[I] = static_cast<float>(I * 37 % 1009 - 500);
+  return T.to(Dtype);
+}
+
 /// Checks \p F over a 3-d tensor, its transpose, a zero-size one (where
 /// \p ZeroSize), a one-element and a 0-dim one, in \p Dtype.
 void checkReduction(const Op &F, ScalarType Dtype, bool ZeroSize = true) {
@@ -665,30 +675,41 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
         {values({512, 40, 1}, D, 8)});
     // A run of reduced dims between kept ones, [Outer, Rows, Columns]:
     // one chunk and several, rows of 40 columns (two blocks of columns
-    // hold parts of several outer indices), a size-1 dim inside the run
-    // and one that is the run; and rows of 8 columns, which take the copy.
+    // hold parts of several outer indices), a size-1 dim inside the run,
+    // one that is the run, and one before the run; and rows of 8 columns,
+    // which take the copy. The values do not repeat along a column's
+    // rows, so a column read from the wrong place gives another result.
     checkOp([](auto &X) { return sk::sum(X[0], {1}); },
-            {values({3, 20, 40}, D, 9)});
-    checkOp([](auto &X) { return sk::mean(X[0], {1}, true); },
-            {values({7, 600, 40}, D, 10)});
+            {scrambled({3, 20, 40}, D)});
+    checkOp([](auto &X) { return sk::sum(X[0], {1}, true); },
+            {scrambled({7, 600, 40}, D)});
     checkOp(
         [](auto &X) {
           return sk::amax(X[0], {1, 2, 3});
         },
-        {values({5, 30, 1, 20, 33}, D, 11)});
+        {scrambled({5, 30, 1, 20, 33}, D)});
+    checkOp(
+        [](auto &X) {
+          return sk::amin(X[0], {1, 3});
+        },
+        {scrambled({4, 1, 3, 50, 40}, D)});
     checkOp([](auto &X) { return sk::sum(X[0], {1}); },
-            {values({6, 1, 50}, D, 12)});
+            {scrambled({6, 1, 50}, D)});
     checkOp([](auto &X) { return sk::amin(X[0], {1}); },
-            {values({9, 700, 8}, D, 13)});
+            {scrambled({9, 700, 8}, D)});
+    if (isFloatingType(D))
+      checkOp([](auto &X) { return sk::mean(X[0], {1}, true); },
+              {scrambled({7, 600, 40}, D)});
   }
+  // Sparse non-zeros (one value in 1009), so that whole columns are zero.
   for (ScalarType D : {kFloat, kHalf, kBool, kByte}) {
     checkOp([](auto &X) { return sk::any(X[0], 1); },
-            {values({4, 300, 64}, D, 14)});
+            {sk::eq(scrambled({4, 300, 64}, kFloat), 0).to(D)});
     checkOp(
         [](auto &X) {
           return sk::count_nonzero(X[0], IntArrayRef{1, 2});
         },
-        {values({4, 30, 10, 64}, D, 15)});
+        {sk::eq(scrambled({4, 30, 10, 64}, kFloat), 0).to(D)});
   }
 }
 

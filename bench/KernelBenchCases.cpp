@@ -29,6 +29,11 @@ Tensor indices(std::vector<int64_t> Sizes, int64_t High) {
       .to(kLong);
 }
 Tensor mask(std::vector<int64_t> Sizes) { return sk::gt(rand(Sizes), 0.5); }
+Stack batchNormArgs(Tensor Input, bool Training) {
+  int64_t C = Input.size(1);
+  return Stack{std::move(Input), normal({C}), normal({C}), zeros({C}),
+               ones({C}),        Training,    0.1,         1e-5};
+}
 
 //===----------------------------------------------------------------------===//
 // Cases
@@ -225,40 +230,20 @@ std::vector<BenchCase> makeKernelCases() {
     return Stack{normal({1024, 64}), normal({1024, 64}), 2.0, IValue()};
   });
   // Neural-network layers.
-  Add("batch_norm train 32x64x56x56", "native_batch_norm", "", [] {
-    return Stack{normal({32, 64, 56, 56}),
-                 normal({64}),
-                 normal({64}),
-                 zeros({64}),
-                 ones({64}),
-                 true,
-                 0.1,
-                 1e-5};
-  });
+  for (bool Training : {true, false})
+    Add(std::string("batch_norm ") + (Training ? "train" : "eval") +
+            " 32x64x56x56",
+        "native_batch_norm", "", [=] {
+          return batchNormArgs(normal({32, 64, 56, 56}), Training);
+        });
   // A convolutional network's activations in the layout of cuDNN's
   // channels-last convolutions.
   Add("batch_norm train 32x64x56x56 channels last", "native_batch_norm", "",
       [] {
-        return Stack{
+        return batchNormArgs(
             normal({32, 64, 56, 56}).contiguous(MemoryFormat::ChannelsLast),
-            normal({64}),
-            normal({64}),
-            zeros({64}),
-            ones({64}),
-            true,
-            0.1,
-            1e-5};
+            true);
       });
-  Add("batch_norm eval 32x64x56x56", "native_batch_norm", "", [] {
-    return Stack{normal({32, 64, 56, 56}),
-                 normal({64}),
-                 normal({64}),
-                 zeros({64}),
-                 ones({64}),
-                 false,
-                 0.1,
-                 1e-5};
-  });
   Add("embedding 100k of 1M x 128", "embedding", "", [] {
     return Stack{normal({1 << 20, 128}), indices({100000}, 1 << 20),
                  int64_t(-1), false, false};

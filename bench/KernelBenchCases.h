@@ -45,6 +45,10 @@ sk::Tensor unit(std::vector<int64_t> Sizes,
 sk::Tensor indices(std::vector<int64_t> Sizes, int64_t High);
 sk::Tensor mask(std::vector<int64_t> Sizes);
 
+/// native_batch_norm's arguments for \p Input: normal weight and bias,
+/// running mean 0 and variance 1, momentum 0.1, eps 1e-5.
+sk::Stack batchNormArgs(sk::Tensor Input, bool Training);
+
 } // namespace skbench
 
 #endif // SKC_BENCH_KERNELBENCHCASES_H

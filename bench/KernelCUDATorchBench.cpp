@@ -111,14 +111,7 @@ std::vector<BenchCase> makeCUDACases() {
     Add(std::string("batch_norm ") + (Training ? "train" : "eval") +
             " 64x256x56x56",
         "native_batch_norm", "", [=] {
-          return Stack{normal({64, 256, 56, 56}),
-                       normal({256}),
-                       normal({256}),
-                       zeros({256}),
-                       ones({256}),
-                       Training,
-                       0.1,
-                       1e-5};
+          return batchNormArgs(normal({64, 256, 56, 56}), Training);
         });
   Add("max_pool2d 3x3 s2 p1 64x64x112x112", "max_pool2d_with_indices", "", [] {
     return Stack{

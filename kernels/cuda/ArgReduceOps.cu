@@ -231,10 +231,15 @@ void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
     Launch(std::integral_constant<int, 1>(), int64_t());
 }
 
-/// The columns below which argColumnsKernel, one thread a column, would
-/// leave most of the GPU idle; the transposed copy and a block per segment
-/// keep it busy.
+/// When argColumnsKernel, one thread a column, is used: from
+/// kMinArgColumns columns if a column has at most kMaxArgColumnRows rows,
+/// and for any rows from kFullArgColumns columns, about the threads an
+/// H100 or H200 holds at once. With fewer columns most of the GPU idles
+/// and each thread's rows come one round of loads after another; the
+/// transposed copy and a block per segment keep it busy.
 constexpr int64_t kMinArgColumns = 32768;
+constexpr int64_t kMaxArgColumnRows = 64;
+constexpr int64_t kFullArgColumns = 262144;
 
 /// One thread per column j = (o, c) of the row-major [Columns / Inner,
 /// Rows, Inner] \p In (Note [Column reductions on CUDA]): the first
@@ -317,10 +322,12 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
       // Reduced dims between kept ones, with columns enough to fill the
       // GPU (an argmax over the classes of [N, C, H, W]): one thread a
       // column, read in place.
-      if (std::optional<cuda::ColumnLayout> Columns =
-              cuda::getColumnLayout(Self, Mask);
-          Columns && Columns->Outer * Columns->Columns >= kMinArgColumns) {
-        int64_t AllColumns = Columns->Outer * Columns->Columns;
+      std::optional<cuda::ColumnLayout> Columns =
+          cuda::getColumnLayout(Self, Mask);
+      int64_t AllColumns = Columns ? Columns->Outer * Columns->Columns : 0;
+      if (AllColumns >= kFullArgColumns ||
+          (AllColumns >= kMinArgColumns &&
+           Columns->Rows <= kMaxArgColumnRows)) {
         WithOutputs(AllColumns, Self, [&](T *Vals, int64_t *Idx) {
           argColumnsKernel<IsMax>
               <<<cuda_kernels::blocksFor(AllColumns), cuda_kernels::kThreads, 0,

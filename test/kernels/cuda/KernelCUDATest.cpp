@@ -927,6 +927,27 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
     checkOp([](auto &X) { return sk::argmin(X[0], 1); },
             {values({2, 1, 20000}, D, 18)});
   }
+  // Ties along a column: classes 1 and 3 hold the maximum, 0, 2 and 4 the
+  // minimum; and columns of only the worst value.
+  Tensor Ties = sk::empty({2, 5, 128, 160}, kFloat);
+  float *TieData = Ties.data_ptr<float>();
+  for (int64_t I = 0; I < Ties.numel(); ++I) {
+    int64_t Class = I / (128 * 160) % 5;
+    TieData[I] = Class % 2 == 1 ? 7.0f : float(I % 160 % 5);
+  }
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Ties});
+  checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Ties});
+  checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); },
+          {Ties.to(kBFloat16)});
+  checkOp(
+      [](auto &X) { return std::get<1>(sk::max(X[0], 1)); },
+      {sk::full({2, 5, 128, 160}, -std::numeric_limits<float>::infinity())});
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+          {sk::full({2, 5, 128, 160}, std::numeric_limits<int8_t>::min(),
+                    TensorOptions().dtype(kChar))});
+  // Long columns, too few to fill the GPU: the transposed copy.
+  checkOp([](auto &X) { return sk::argmax(X[0], 0); },
+          {values({100, 33000}, kFloat, 20)});
   // Into outputs with gaps, through temporaries.
   Tensor ClassVals = sk::empty({2, 128, 160, 2}, kCuda).select(3, 0);
   Tensor ClassIdx =

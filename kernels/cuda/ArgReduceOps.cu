@@ -8,9 +8,11 @@
 /// The CUDA impls of the groups of cpu/ArgReduceOps.cpp, whose meta
 /// functions they share: a reduction of (value, index) pairs (Note [CUDA
 /// reductions] in Reduce.cuh) that picks the first extremum and lets a NaN
-/// beat every number (the first NaN wins), as the CPU kernels do. Several
-/// segments take one block each (argSegmentsKernel); one segment, CUB's
-/// reduction over the whole GPU.
+/// beat every number (the first NaN wins), as the CPU kernels do. Each
+/// segment takes a block (argSegmentsKernel), or where segments are few,
+/// each of its chunks does and a second kernel combines theirs
+/// (argPartialsKernel); columns enough to fill the GPU take a thread each
+/// (argColumnsKernel).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 #include <cuda/std/limits>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -32,7 +35,7 @@ namespace {
 using DimMask = TensorIteratorBase::DimMask;
 
 /// A value and its index along the reduced dims.
-template <typename T, typename Index_t = int64_t> struct ArgPair {
+template <typename T, typename Index_t> struct ArgPair {
   T Value;
   Index_t Index;
 };
@@ -44,20 +47,9 @@ template <typename T> __device__ inline bool isNan(T X) {
     return false;
 }
 
-/// The element at a linear index of the laid-out input, as acc_t, with
-/// that index. Within a segment the linear index orders elements as the
-/// index in the segment does, so the reduction compares these and
-/// splitPairs subtracts the segment's start: a 64-bit `I % Length` per
-/// element is a long sequence of instructions on a GPU.
-template <typename T, typename acc_t> struct MakePair {
-  const T *Data;
-  __host__ __device__ ArgPair<acc_t> operator()(int64_t I) const {
-    return {static_cast<acc_t>(Data[I]), I};
-  }
-};
-
 /// The better of two pairs: NaN first, then the extremum, then the lower
-/// index. Associative and commutative, as CUB needs.
+/// index. Associative and commutative: the block reductions and the merge
+/// of chunks combine pairs in any order.
 template <bool IsMax> struct ArgCombine {
   template <typename T, typename Index_t>
   __device__ ArgPair<T, Index_t>
@@ -73,19 +65,6 @@ template <bool IsMax> struct ArgCombine {
     return (IsMax ? A.Value > B.Value : A.Value < B.Value) ? A : B;
   }
 };
-
-/// Values[s] and Indices[s] from segment s's pair, its index made relative
-/// to the segment's start, s * \p Length.
-template <typename acc_t, typename T>
-__global__ void splitPairs(const ArgPair<acc_t> *Pairs, int64_t N,
-                           int64_t Length, T *Values, int64_t *Indices) {
-  int64_t I = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (I >= N)
-    return;
-  if (Values)
-    Values[I] = static_cast<T>(Pairs[I].Value);
-  Indices[I] = Pairs[I].Index - I * Length;
-}
 
 /// Whether \p X beats \p Best, the best value a thread has seen so far at
 /// a lower index: a greater (IsMax) or smaller number, or the first NaN.
@@ -103,22 +82,28 @@ constexpr int kArgLoads = 4;
 template <typename T>
 constexpr int kArgVecSize = sizeof(T) >= 4 ? 16 / sizeof(T) : 4;
 
-/// One block per contiguous segment of \p Length values at \p In: the
-/// segment's first extremum (NaN first), its value into Values[s] (unless
-/// Values is null) and its index in the segment into Indices[s]. Values
-/// are compared as acc_t (float for float16 and bfloat16, read in place).
-/// A segment is read as a head of single values up to the first address
-/// aligned for a vector of \p VecSize, the vectors from there, and a tail
-/// of single values after the last whole vector. Thread t reads head value
-/// t, then vectors t, t + blockDim.x, ..., kArgLoads at a time, then tail
-/// value t, and keeps the first value that beats the ones before it
-/// (`beats`): its indices only grow, so a comparison and two selects per
-/// value find its first extremum, without comparing indices. The block
-/// then combines the threads' pairs with ArgCombine. blockDim.x is at
-/// least VecSize; Index_t holds Length plus a block's round of loads.
+/// The contiguous segments of \p Length values at \p In, each split into
+/// \p Chunks chunks of \p ChunkLength values (the last may be shorter):
+/// block w reads chunk w % Chunks of segment s = w / Chunks and finds its
+/// first extremum (NaN first). With one chunk a segment, its value goes
+/// into Values[s] (unless Values is null) and its index in the segment
+/// into Indices[s]; with more, the chunk's pair, its index made relative to
+/// the segment, into Partials[w] for argPartialsKernel. Values are compared
+/// as acc_t (float for float16 and bfloat16, read in place). A chunk is
+/// read as a head of single values up to the first address aligned for a
+/// vector of \p VecSize, the vectors from there, and a tail of single
+/// values after the last whole vector. Thread t reads head value t, then
+/// vectors t, t + blockDim.x, ..., kArgLoads at a time, then tail value t,
+/// and keeps the first value that beats the ones before it (`beats`): its
+/// indices only grow, so a comparison and two selects per value find its
+/// first extremum, without comparing indices. The block then combines the
+/// threads' pairs with ArgCombine. blockDim.x is at least VecSize; Index_t
+/// holds Length plus a block's round of loads.
 template <bool IsMax, int VecSize, typename Index_t, typename T, typename acc_t>
 __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
-                                  acc_t Worst, T *Values, int64_t *Indices) {
+                                  Index_t ChunkLength, int Chunks, acc_t Worst,
+                                  T *Values, int64_t *Indices,
+                                  ArgPair<acc_t, Index_t> *Partials) {
   using Pair = ArgPair<acc_t, Index_t>;
   using Vector = cuda::AlignedVector<T, VecSize>;
   constexpr Index_t kNone = ::cuda::std::numeric_limits<Index_t>::max();
@@ -127,8 +112,13 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
   const T WorstT = static_cast<T>(Worst);
   const Index_t Step = Index_t(blockDim.x) * kArgLoads;
   const Index_t Thread = Index_t(threadIdx.x);
-  for (int64_t S = blockIdx.x; S < Segments; S += gridDim.x) {
-    const T *Base = In + S * Length;
+  const int64_t Work = Segments * Chunks;
+  for (int64_t W = blockIdx.x; W < Work; W += gridDim.x) {
+    const int64_t S = Chunks == 1 ? W : W / Chunks;
+    const Index_t Begin = Index_t(W - S * Chunks) * ChunkLength;
+    const Index_t Count =
+        Length - Begin < ChunkLength ? Length - Begin : ChunkLength;
+    const T *Base = In + S * int64_t(Length) + Begin;
     // Elements are aligned to their size, so a vector's alignment is a
     // count of elements.
     Index_t Head = 0;
@@ -136,9 +126,9 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
       auto Misalignment =
           Index_t(reinterpret_cast<uintptr_t>(Base) / sizeof(T) % VecSize);
       Head = Misalignment == 0 ? 0 : VecSize - Misalignment;
-      Head = Head < Length ? Head : Length;
+      Head = Head < Count ? Head : Count;
     }
-    const Index_t Vectors = (Length - Head) / VecSize;
+    const Index_t Vectors = (Count - Head) / VecSize;
     const Index_t TailStart = Head + Vectors * VecSize;
     const auto *Segment = reinterpret_cast<const Vector *>(Base + Head);
     // A value no greater (IsMax) than Worst never beats it: the vectors
@@ -175,7 +165,7 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
           Consider(static_cast<acc_t>(Loaded[K].V[J]), First + J);
       }
     }
-    if (Thread < Length - TailStart)
+    if (Thread < Count - TailStart)
       Consider(static_cast<acc_t>(Base[TailStart + Thread]),
                TailStart + Thread);
     if (Best.Index == kNone) {
@@ -183,7 +173,7 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
         Best.Index = Thread;
       else if (Thread < Vectors)
         Best.Index = Head + Thread * VecSize;
-      else if (Thread < Length - TailStart)
+      else if (Thread < Count - TailStart)
         Best.Index = TailStart + Thread;
     }
     Best = cuda_kernels::blockReduce(
@@ -196,6 +186,43 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
         [&] {
           return Pair{Worst, kNone};
         });
+    // Every chunk holds a value, so some thread's index is not kNone, and
+    // it beats kNone's pair (equal values: the lower index).
+    if (threadIdx.x == 0) {
+      if (Partials) {
+        Partials[W] = Pair{Best.Value, Begin + Best.Index};
+      } else {
+        if (Values)
+          Values[S] = static_cast<T>(Best.Value);
+        Indices[S] = Best.Index;
+      }
+    }
+  }
+}
+
+/// Segment s's first extremum from the pairs of its \p Chunks chunks,
+/// Partials[s * Chunks + k], a block a segment: its value into Values[s]
+/// (unless Values is null) and its index into Indices[s].
+template <bool IsMax, typename Index_t, typename T, typename acc_t>
+__global__ void argPartialsKernel(const ArgPair<acc_t, Index_t> *Partials,
+                                  int64_t Segments, int Chunks, T *Values,
+                                  int64_t *Indices) {
+  using Pair = ArgPair<acc_t, Index_t>;
+  __shared__ Pair Shared[32];
+  for (int64_t S = blockIdx.x; S < Segments; S += gridDim.x) {
+    const Pair *Segment = Partials + S * Chunks;
+    // Combining a pair with itself gives it back: chunk 0 stands in for
+    // the threads and warps without a chunk.
+    Pair Best = Segment[0];
+    for (int K = threadIdx.x; K < Chunks; K += blockDim.x)
+      Best = ArgCombine<IsMax>()(Best, Segment[K]);
+    Best = cuda_kernels::blockReduce(
+        Best, Shared,
+        [](Pair P, int Offset) {
+          cuda_kernels::ShuffleDownWarp Shuffle;
+          return Pair{Shuffle(P.Value, Offset), Shuffle(P.Index, Offset)};
+        },
+        ArgCombine<IsMax>(), [&] { return Segment[0]; });
     if (threadIdx.x == 0) {
       if (Values)
         Values[S] = static_cast<T>(Best.Value);
@@ -204,26 +231,60 @@ __global__ void argSegmentsKernel(const T *In, int64_t Segments, Index_t Length,
   }
 }
 
+/// Segments are split into chunks where there are few of them: about
+/// kArgBlocks blocks in all, none reading fewer than kMinArgChunk values
+/// (a round of loads of 512 threads in vectors of 4). A single row (a
+/// full argmax, or a batch of one's choice over a vocabulary) then takes
+/// the whole GPU, in two launches.
+constexpr int64_t kArgBlocks = 1024;
+constexpr int64_t kMinArgChunk = 512 * kArgLoads * 4;
+
 /// Launches argSegmentsKernel over \p In's segments, in vectors, with
-/// 32-bit indices where the length allows.
+/// 32-bit indices where the length allows, and argPartialsKernel after it
+/// where the segments are split into chunks.
 template <bool IsMax, typename T, typename acc_t>
 void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
                        int64_t *Indices) {
   constexpr int Vec = kArgVecSize<T>;
   const auto *Data = static_cast<const T *>(In.Data.data_ptr());
+  const int64_t Length = In.SegmentLength;
+  cudaStream_t Stream = cuda::getCurrentCUDAStream();
   auto Launch = [&](auto VecSize, auto IndexTag) {
     using Index_t = decltype(IndexTag);
+    using Pair = ArgPair<acc_t, Index_t>;
+    // Chunks hold whole vectors, so that each starts as aligned as its
+    // segment does.
+    int64_t Chunks = std::clamp<int64_t>(
+        std::min((kArgBlocks + In.Segments - 1) / In.Segments,
+                 Length / kMinArgChunk),
+        1, kArgBlocks);
+    int64_t ChunkLength = (Length + Chunks - 1) / Chunks;
+    ChunkLength = (ChunkLength + VecSize - 1) / VecSize * VecSize;
+    Chunks = (Length + ChunkLength - 1) / ChunkLength;
+    DataPtr Partials;
+    if (Chunks > 1)
+      Partials = cuda::CUDACachingAllocator::allocateTempStorage(
+          static_cast<size_t>(In.Segments * Chunks) * sizeof(Pair));
+    auto *PartialsPtr = static_cast<Pair *>(Partials.get());
     int Threads = cuda_kernels::reduceThreads(
-        (In.SegmentLength + VecSize * kArgLoads - 1) / (VecSize * kArgLoads));
+        (ChunkLength + VecSize * kArgLoads - 1) / (VecSize * kArgLoads));
     argSegmentsKernel<IsMax, VecSize, Index_t>
-        <<<cuda_kernels::blocksFor(In.Segments, 1), Threads, 0,
-           cuda::getCurrentCUDAStream()>>>(Data, In.Segments,
-                                           Index_t(In.SegmentLength), Worst,
-                                           Values, Indices);
+        <<<cuda_kernels::blocksFor(In.Segments * Chunks, 1), Threads, 0,
+           Stream>>>(Data, In.Segments, Index_t(Length), Index_t(ChunkLength),
+                     static_cast<int>(Chunks), Worst, Values, Indices,
+                     PartialsPtr);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
+    if (Chunks > 1) {
+      argPartialsKernel<IsMax>
+          <<<cuda_kernels::blocksFor(In.Segments, 1),
+             cuda_kernels::reduceThreads(Chunks), 0, Stream>>>(
+              PartialsPtr, In.Segments, static_cast<int>(Chunks), Values,
+              Indices);
+      SK_CUDA_KERNEL_LAUNCH_CHECK();
+    }
   };
   // A block's loop may step one round of loads past the end.
-  bool Fits32 = In.SegmentLength + 512 * Vec * kArgLoads <=
+  bool Fits32 = Length + 512 * Vec * kArgLoads <=
                 ::cuda::std::numeric_limits<int32_t>::max();
   if (Fits32)
     Launch(std::integral_constant<int, Vec>(), int32_t());
@@ -343,37 +404,11 @@ void argExtremum(const Tensor &Self, const DimMask &Mask, const Tensor &Values,
       // bfloat16 compare as float32.
       cuda::ReductionInput In =
           cuda::makeReductionInput<T>(Self, Mask, Self.scalar_type());
-      // Several segments: one block each; one segment takes CUB's
-      // reduction over the whole GPU.
-      if (In.Segments > 1 && In.SegmentLength > 0) {
-        WithOutputs(In.Segments, In.Data, [&](T *Vals, int64_t *Idx) {
-          launchArgSegments<IsMax>(In, Worst, Vals, Idx);
-        });
-        return;
-      }
-      DataPtr Pairs = cuda::CUDACachingAllocator::allocateTempStorage(
-          static_cast<size_t>(In.Segments) * sizeof(ArgPair<acc_t>));
-      auto *PairsPtr = static_cast<ArgPair<acc_t> *>(Pairs.get());
-      auto Input = thrust::make_transform_iterator(
-          thrust::make_counting_iterator<int64_t>(0),
-          MakePair<T, acc_t>{static_cast<const T *>(In.Data.data_ptr())});
-      cuda::cubReduce(Input, PairsPtr, In.Segments, In.SegmentLength,
-                      ArgCombine<IsMax>{}, ArgPair<acc_t>{Worst, INT64_MAX});
-      TensorOptions Options = Self.options();
-      Tensor Idx = empty({In.Segments}, Options.dtype(kLong));
-      Tensor Vals;
-      if (Values.defined())
-        Vals = empty({In.Segments}, Options);
-      int64_t Blocks = cuda::blocksFor(In.Segments, cuda::kThreads, 1);
-      splitPairs<<<static_cast<unsigned>(Blocks), cuda::kThreads, 0,
-                   cuda::getCurrentCUDAStream()>>>(
-          PairsPtr, In.Segments, In.SegmentLength,
-          Vals.defined() ? static_cast<T *>(Vals.data_ptr()) : nullptr,
-          static_cast<int64_t *>(Idx.data_ptr()));
-      SK_CUDA_KERNEL_LAUNCH_CHECK();
-      cuda::copyInto<int64_t>(Indices, Idx.view(Indices.sizes()));
-      if (Values.defined())
-        cuda::copyInto<T>(Values, Vals.view(Values.sizes()));
+      SK_INTERNAL_ASSERT(In.SegmentLength > 0,
+                         "the meta function rejects reductions over no values");
+      WithOutputs(In.Segments, In.Data, [&](T *Vals, int64_t *Idx) {
+        launchArgSegments<IsMax>(In, Worst, Vals, Idx);
+      });
     }
   });
 }

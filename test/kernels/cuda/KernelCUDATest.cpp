@@ -901,6 +901,41 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
       fromVector(std::vector<double>{-0.0, 0.0, 0.0, -0.0}, {2, 2}, kFloat);
   checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Signed});
   checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Signed});
+  // Few long rows, and whole tensors, are split into chunks of whole
+  // vectors (at least 8192 values each), whose pairs a second kernel
+  // combines: ties between chunks (every value repeats), the first of two
+  // NaNs in different chunks, a NaN alone in the last chunk, a row's
+  // extremum in one chunk only.
+  for (ScalarType D : {kFloat, kDouble, kHalf, kBFloat16, kChar, kLong}) {
+    SCOPED_TRACE(::testing::Message() << D << " chunks");
+    Tensor Few = values({3, 100003}, D, 21);
+    if (isFloatingType(D)) {
+      Few.select(0, 1).select(0, 90000).fill_(NAN);
+      Few.select(0, 1).select(0, 30000).fill_(NAN);
+      Few.select(0, 2).select(0, 100002).fill_(NAN);
+    }
+    Few.select(0, 0).select(0, 50000).fill_(100);
+    checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Few});
+    checkOp([](auto &X) { return sk::argmin(X[0], 1, true); }, {Few});
+    checkOp([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, {Few});
+    checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Few});
+    checkOp([](auto &X) { return sk::argmax(X[0]); }, {Few});
+    checkOp([](auto &X) { return sk::argmin(X[0]); }, {Few});
+  }
+  // A whole tensor that starts off a vector (the first chunk has a head),
+  // a transposed one (read through a copy), GPT-2's vocabulary in
+  // bfloat16, and values of only the worst one (index 0).
+  checkOp([](auto &X) { return sk::argmax(X[0].slice(0, 1)); },
+          {values({1 + 300000}, kFloat, 22)});
+  checkOp([](auto &X) { return sk::argmin(X[0].t()); },
+          {values({700, 500}, kFloat, 23)});
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+          {scrambled({1, 50257}, kBFloat16)});
+  checkOp([](auto &X) { return sk::argmax(X[0]); },
+          {sk::full({200000}, -std::numeric_limits<float>::infinity())});
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); },
+          {sk::full({2, 50000}, std::numeric_limits<int8_t>::min(),
+                    TensorOptions().dtype(kChar))});
   // More segments than blocks in the grid (65535), short rows of whole
   // vectors and not; and bools.
   for (int64_t Length : {3, 8})

@@ -31,6 +31,12 @@
 #include "OnlineSoftmax.h"
 #include "shared/SizesAround.h"
 
+#include "sk/cuda/CUDAFunctions.h"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+
 namespace sk {
 namespace {
 
@@ -145,6 +151,45 @@ __global__ void softmaxSmemRowsKernel(const In *X, Out *Y, int64_t Rows,
   }
 }
 
+/// What a block of softmaxSmemRowsKernel<In, Out, Vec> may hold on one
+/// device.
+struct SmemRowsLimits {
+  /// Dynamic shared memory a block may have: the device's opt-in limit
+  /// less the kernel's static shared memory (the reduction's).
+  int64_t MaxRowBytes = 0;
+  /// The kernel's static shared memory, and an SM's shared memory.
+  int64_t StaticBytes = 0, BytesPerSM = 0;
+  /// Threads a block may have: the kernel's registers' limit, in warps.
+  int MaxThreads = 0;
+};
+
+/// SmemRowsLimits of softmaxSmemRowsKernel<In, Out, Vec> on the current
+/// device, \p Device, asked of the driver once per device, which is also
+/// when the kernel opts into all of that dynamic shared memory (above 48
+/// KB a kernel must ask for it): a launch then makes no driver call but
+/// itself.
+template <typename In, typename Out, int Vec>
+const SmemRowsLimits &smemRowsLimits(int Device) {
+  static std::array<SmemRowsLimits, cuda::kMaxCUDADevices> Limits;
+  static std::array<std::once_flag, cuda::kMaxCUDADevices> Asked;
+  std::call_once(Asked[Device], [&] {
+    auto Kernel = softmaxSmemRowsKernel<In, Out, Vec>;
+    cudaFuncAttributes Attributes;
+    SK_CUDA_CHECK(cudaFuncGetAttributes(&Attributes, Kernel));
+    int BlockBytes = 0, BytesPerSM = 0;
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(
+        &BlockBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device));
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(
+        &BytesPerSM, cudaDevAttrMaxSharedMemoryPerMultiprocessor, Device));
+    int RowBytes = BlockBytes - static_cast<int>(Attributes.sharedSizeBytes);
+    SK_CUDA_CHECK(cudaFuncSetAttribute(
+        Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, RowBytes));
+    Limits[Device] = {RowBytes, int64_t(Attributes.sharedSizeBytes), BytesPerSM,
+                      Attributes.maxThreadsPerBlock / 32 * 32};
+  });
+  return Limits[Device];
+}
+
 /// Launches softmaxSmemRowsKernel where the rows allow it; false where
 /// not (too long for the shared memory, or misaligned).
 template <typename In, typename Out>
@@ -155,32 +200,21 @@ bool launchSmemRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
   if (Dim % Vec != 0 || !cuda::isAlignedForVector(X, sizeof(In), Vec) ||
       !cuda::isAlignedForVector(Y, sizeof(Out), Vec))
     return false;
-  int Device = 0, MaxBytes = 0, BytesPerSM = 0;
+  int Device = 0;
   SK_CUDA_CHECK(cudaGetDevice(&Device));
-  SK_CUDA_CHECK(cudaDeviceGetAttribute(
-      &MaxBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device));
-  // The block's static shared memory (the reduction's) comes first.
-  const int64_t BlockBytes =
-      Bytes + int64_t(sizeof(OnlineSum<AccType<In>>)) * 32;
-  if (BlockBytes > MaxBytes)
+  const SmemRowsLimits &Limits = smemRowsLimits<In, Out, Vec>(Device);
+  if (Bytes > Limits.MaxRowBytes)
     return false;
-  auto Kernel = softmaxSmemRowsKernel<In, Out, Vec>;
-  // Above 48 KB a kernel must ask for its dynamic shared memory.
-  if (Bytes > 48 * 1024)
-    SK_CUDA_CHECK(cudaFuncSetAttribute(
-        Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-        static_cast<int>(Bytes)));
   // A row that leaves room for one block per SM (a float32 row of 32000)
   // gets a block of 1024 threads rather than 512: at 512, the SM would
   // hold a quarter of the threads it can, and half the loads in flight.
   // Either is capped by what the kernel's registers allow on this device.
-  SK_CUDA_CHECK(cudaDeviceGetAttribute(
-      &BytesPerSM, cudaDevAttrMaxSharedMemoryPerMultiprocessor, Device));
-  int Threads = 2 * BlockBytes > BytesPerSM ? 1024 : reduceThreads(Dim / Vec);
-  cudaFuncAttributes Attributes;
-  SK_CUDA_CHECK(cudaFuncGetAttributes(&Attributes, Kernel));
-  Threads = std::min(Threads, Attributes.maxThreadsPerBlock / 32 * 32);
-  Kernel<<<blocksFor(Rows, 1), Threads, Bytes, Stream>>>(X, Y, Rows, Dim, Log);
+  const int64_t BlockBytes = Bytes + Limits.StaticBytes;
+  int Threads =
+      2 * BlockBytes > Limits.BytesPerSM ? 1024 : reduceThreads(Dim / Vec);
+  Threads = std::min(Threads, Limits.MaxThreads);
+  softmaxSmemRowsKernel<In, Out, Vec>
+      <<<blocksFor(Rows, 1), Threads, Bytes, Stream>>>(X, Y, Rows, Dim, Log);
   return true;
 }
 

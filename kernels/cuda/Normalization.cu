@@ -203,8 +203,7 @@ template <typename A> struct Welford {
   __device__ void merge(A OtherMean, A OtherM2, int64_t OtherCount) {
     if (OtherCount == 0)
       return;
-    // Into an empty state, the other one as it is: Delta * Delta * 0 below
-    // is NaN where Delta squared overflows (a mean above 1.8e19 in float).
+    // Into an empty state, the other one as it is, exactly.
     if (Count == 0) {
       Mean = OtherMean;
       M2 = OtherM2;
@@ -215,7 +214,10 @@ template <typename A> struct Welford {
     A Delta = OtherMean - Mean;
     A Share = A(OtherCount) / A(Total);
     Mean += Delta * Share;
-    M2 += OtherM2 + Delta * Delta * A(Count) * Share;
+    // Count * Share, at least a half, first: a product then overflows
+    // only where the result does (Delta squared alone would up to 2x
+    // early and send the channel to the rescaled pass needlessly).
+    M2 += OtherM2 + Delta * (Delta * (A(Count) * Share));
     Count = Total;
   }
 };

@@ -231,11 +231,12 @@ __global__ void argPartialsKernel(const ArgPair<acc_t, Index_t> *Partials,
   }
 }
 
-/// Segments are split into chunks where there are few of them: about
-/// kArgBlocks blocks in all, none reading fewer than kMinArgChunk values
-/// (a round of loads of 512 threads in vectors of 4). A single row (a
-/// full argmax, or a batch of one's choice over a vocabulary) then takes
-/// the whole GPU, in two launches.
+/// Segments are split into chunks where there are few of them: up to
+/// about kArgBlocks blocks in all, none but a segment's last reading fewer
+/// than kMinArgChunk values (a round of loads of 512 threads in vectors of
+/// 4 values). A single row of 50257 (a batch of one's choice over a
+/// vocabulary) takes 6 blocks; from about 8M values, a row takes the whole
+/// GPU.
 constexpr int64_t kArgBlocks = 1024;
 constexpr int64_t kMinArgChunk = 512 * kArgLoads * 4;
 

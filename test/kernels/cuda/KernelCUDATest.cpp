@@ -922,9 +922,30 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
     checkOp([](auto &X) { return sk::argmax(X[0]); }, {Few});
     checkOp([](auto &X) { return sk::argmin(X[0]); }, {Few});
   }
-  // A whole tensor that starts off a vector (the first chunk has a head),
-  // a transposed one (read through a copy), GPT-2's vocabulary in
-  // bfloat16, and values of only the worst one (index 0).
+  // Rows long enough for more chunks than the combine's threads (1024 of
+  // a row of 9M, 512 threads), whose extremum, tie or NaN lies in a chunk
+  // past the first 512; two rows of 5M (512 chunks each) into outputs
+  // with gaps, through temporaries.
+  Tensor Long9M = sk::zeros({9000000});
+  Long9M.select(0, 8800000).fill_(1);
+  Long9M.select(0, 8900000).fill_(1);
+  checkOp([](auto &X) { return sk::argmax(X[0]); }, {Long9M});
+  checkOp([](auto &X) { return std::get<1>(sk::min(sk::neg(X[0]), 0)); },
+          {Long9M});
+  Long9M.select(0, 8950000).fill_(NAN);
+  checkOp([](auto &X) { return sk::argmin(X[0]); }, {Long9M});
+  Tensor Two5M = sk::zeros({2, 5000000});
+  Two5M.select(0, 0).select(0, 4000000).fill_(-1);
+  Two5M.select(0, 1).select(0, 4999999).fill_(-1);
+  Tensor GapVals = sk::empty({2, 2}, kCuda).select(1, 0);
+  Tensor GapIdx =
+      sk::empty({2, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);
+  sk::min_out(GapVals, GapIdx, Two5M.to(kCuda), 1);
+  expectMatch(std::get<0>(sk::min(Two5M, 1)), GapVals);
+  expectMatch(std::get<1>(sk::min(Two5M, 1)), GapIdx);
+  // A whole tensor that starts off a vector (each chunk has a head), a
+  // transposed one (read through a copy), GPT-2's vocabulary in bfloat16,
+  // and values of only the worst one (index 0).
   checkOp([](auto &X) { return sk::argmax(X[0].slice(0, 1)); },
           {values({1 + 300000}, kFloat, 22)});
   checkOp([](auto &X) { return sk::argmin(X[0].t()); },
@@ -933,6 +954,12 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
           {scrambled({1, 50257}, kBFloat16)});
   checkOp([](auto &X) { return sk::argmax(X[0]); },
           {sk::full({200000}, -std::numeric_limits<float>::infinity())});
+  checkOp([](auto &X) { return sk::argmin(X[0]); },
+          {sk::full({200000}, std::numeric_limits<float>::infinity())});
+  checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); },
+          {values({2, 40000}, kBool, 24)});
+  checkOp([](auto &X) { return sk::argmin(X[0]); },
+          {values({3, 30001}, kInt, 25)});
   checkOp([](auto &X) { return sk::argmax(X[0], 1); },
           {sk::full({2, 50000}, std::numeric_limits<int8_t>::min(),
                     TensorOptions().dtype(kChar))});

@@ -39,13 +39,21 @@ Stack batchNormArgs(Tensor Input, bool Training) {
 // Cases
 //===----------------------------------------------------------------------===//
 
+BenchCase &addCase(std::vector<BenchCase> &Cases, std::string Label,
+                   std::string Name, std::string Overload,
+                   std::function<Stack()> MakeArgs) {
+  Cases.push_back({std::move(Label), "aten::" + std::move(Name),
+                   std::move(Overload), std::move(MakeArgs)});
+  return Cases.back();
+}
+
 std::vector<BenchCase> makeKernelCases() {
   const int64_t M16 = int64_t(16) << 20;
   std::vector<BenchCase> C;
   auto Add = [&](std::string Label, std::string Name, std::string Overload,
-                 std::function<Stack()> Make) {
-    C.push_back({std::move(Label), "aten::" + std::move(Name),
-                 std::move(Overload), std::move(Make)});
+                 std::function<Stack()> Make) -> BenchCase & {
+    return addCase(C, std::move(Label), std::move(Name), std::move(Overload),
+                   std::move(Make));
   };
   // Pointwise, float32 and bfloat16.
   for (ScalarType D : {kFloat, kBFloat16}) {
@@ -184,13 +192,13 @@ std::vector<BenchCase> makeKernelCases() {
   Add("index_select 100k of 1M x 128", "index_select", "", [] {
     return Stack{normal({1 << 20, 128}), int64_t(0),
                  indices({100000}, 1 << 20)};
-  });
+  }).Streams = false;
   Add("take 1M of 16M", "take", "", [=] {
     return Stack{X16(), indices({1 << 20}, M16)};
-  });
+  }).Streams = false;
   Add("gather 4096x64 from 4096x4096", "gather", "", [=] {
     return Stack{Big(), int64_t(1), indices({4096, 64}, 4096), false};
-  });
+  }).Streams = false;
   Add("masked_select 16M", "masked_select", "", [=] {
     return Stack{X16(), mask({M16})};
   });
@@ -212,23 +220,23 @@ std::vector<BenchCase> makeKernelCases() {
   // Linear algebra.
   Add("mm 1024", "mm", "", [] {
     return Stack{normal({1024, 1024}), normal({1024, 1024})};
-  });
+  }).Streams = false;
   Add("bmm 32 x 256", "bmm", "", [] {
     return Stack{normal({32, 256, 256}), normal({32, 256, 256})};
-  });
+  }).Streams = false;
   Add("addmm 1024", "addmm", "", [] {
     return Stack{normal({1024}), normal({1024, 1024}), normal({1024, 1024}),
                  IValue(int64_t(1)), IValue(int64_t(1))};
-  });
+  }).Streams = false;
   Add("matmul 1024", "matmul", "", [] {
     return Stack{normal({1024, 1024}), normal({1024, 1024})};
-  });
+  }).Streams = false;
   Add("linear 4096x1024 by 1024x1024", "linear", "", [] {
     return Stack{normal({4096, 1024}), normal({1024, 1024}), normal({1024})};
-  });
+  }).Streams = false;
   Add("cdist 1024x1024x64", "cdist", "", [] {
     return Stack{normal({1024, 64}), normal({1024, 64}), 2.0, IValue()};
-  });
+  }).Streams = false;
   // Neural-network layers.
   for (bool Training : {true, false})
     Add(std::string("batch_norm ") + (Training ? "train" : "eval") +
@@ -247,14 +255,15 @@ std::vector<BenchCase> makeKernelCases() {
   Add("embedding 100k of 1M x 128", "embedding", "", [] {
     return Stack{normal({1 << 20, 128}), indices({100000}, 1 << 20),
                  int64_t(-1), false, false};
-  });
+  }).Streams = false;
   for (int64_t Mode : {0, 1, 2})
     Add(std::string("embedding_bag ") +
             (Mode == 0   ? "sum"
              : Mode == 1 ? "mean"
                          : "max") +
             " 100k in bags of 50, 200k x 128",
-        "_embedding_bag", "", [=] {
+        "_embedding_bag", "",
+        [=] {
           return Stack{normal({200000, 128}),
                        indices({100000}, 200000),
                        sk::mul(arange(0, 2000, TensorOptions().dtype(kLong)),
@@ -265,7 +274,8 @@ std::vector<BenchCase> makeKernelCases() {
                        IValue(),
                        false,
                        int64_t(-1)};
-        });
+        })
+        .Streams = false;
   Add("binary_cross_entropy 16M", "binary_cross_entropy", "", [=] {
     return Stack{unit({M16}), unit({M16}), IValue(), int64_t(1)};
   });

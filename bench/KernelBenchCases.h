@@ -30,7 +30,18 @@ struct BenchCase {
   std::string Label;
   std::string Name, Overload;
   std::function<sk::Stack()> MakeArgs;
+  /// Whether the call is bound by reading each input once and writing each
+  /// output once (elementwise operators, reductions, normalization,
+  /// pooling, copies, selection), so that a copy of as many bytes bounds
+  /// its time. Not so for matrix products and cdist (compute) or lookups
+  /// that read only the rows their indices name.
+  bool Streams = true;
 };
+
+/// Appends the call of aten::\p Name.\p Overload to \p Cases; returns it.
+BenchCase &addCase(std::vector<BenchCase> &Cases, std::string Label,
+                   std::string Name, std::string Overload,
+                   std::function<sk::Stack()> MakeArgs);
 
 /// Every operator of the kernel library, float32 and, where it takes it,
 /// bfloat16.

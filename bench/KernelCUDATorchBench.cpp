@@ -10,7 +10,7 @@
 /// through skc's dispatcher and through PyTorch's (TorchProcess.h, a python3
 /// process beside this one), on the same bytes with the same
 /// strides (Note [Timing against PyTorch on CUDA]). A table of ratios (skc's
-/// time over PyTorch's) closes the run.
+/// time over PyTorch's, and a copy's over skc's) closes the run.
 ///
 ///   skc-bench-kernels-cuda [--order=torch-first] [--calls=N]
 ///                          [--python=python3] [--torch-script=PATH]
@@ -42,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,12 @@ namespace {
 // three calls, then time --calls calls (20 by default) one at a time
 // between two CUDA events on the current stream, and report the median. Each
 // case is one Google Benchmark run of one iteration whose manual time is that
-// median, so --benchmark_filter and the usual reporters work.
+// median, so --benchmark_filter and the usual reporters work. Where a case
+// streams (BenchCase::Streams), a device-to-device cudaMemcpy that moves as
+// many bytes as the call must (each storage of its tensor arguments and
+// results, once: half of them read, half written) is timed the same way;
+// the counter "vs_copy" (the table's "vs copy") is the copy's time over
+// skc's, the fraction of a copy's bandwidth the call reaches.
 
 int Calls = 20;
 
@@ -83,14 +89,14 @@ std::vector<BenchCase> makeCUDACases() {
   using namespace skbench;
   std::vector<BenchCase> C = makeKernelCases();
   auto Add = [&](std::string Label, std::string Name, std::string Overload,
-                 std::function<Stack()> Make) {
-    C.push_back({std::move(Label), "aten::" + std::move(Name),
-                 std::move(Overload), std::move(Make)});
+                 std::function<Stack()> Make) -> BenchCase & {
+    return addCase(C, std::move(Label), std::move(Name), std::move(Overload),
+                   std::move(Make));
   };
   auto Big = [] { return normal({8192, 8192}); };
   Add("cdist 2048x2048x128", "cdist", "", [] {
     return Stack{normal({2048, 128}), normal({2048, 128}), 2.0, IValue()};
-  });
+  }).Streams = false;
   Add("embedding_bag sum 100k in bags of 50, 1M x 128", "_embedding_bag", "",
       [] {
         return Stack{
@@ -103,7 +109,8 @@ std::vector<BenchCase> makeCUDACases() {
             IValue(),
             false,
             int64_t(-1)};
-      });
+      })
+      .Streams = false;
   Add("sum dim 0 8192x8192", "sum", "dim_IntList", [=] {
     return Stack{Big(), IValue(std::vector<int64_t>{0}), false, IValue()};
   });
@@ -191,27 +198,27 @@ std::map<std::string, double> &getMedians() {
   return Medians;
 }
 
-/// skc's calls of \p P between CUDA events: ms each.
-std::vector<double> timeSkc(Prepared &P) {
+/// \p Call's calls between CUDA events on the current stream, after three
+/// to warm up: ms each. Outside the timed span, \p Prepare() before each
+/// call, and after it the runtime's wait, which reads the calls' device
+/// checks (Note [Device checks]) so that they never fill up.
+template <typename PrepareFn, typename CallFn>
+std::vector<double> timeCalls(PrepareFn Prepare, CallFn Call) {
   cudaStream_t Stream = cuda::getCurrentCUDAStream();
-  auto Call = [&] {
-    Stack S = P.OnDevice;
-    P.Op->callBoxed(S);
-  };
-  for (int I = 0; I != 3; ++I)
+  for (int I = 0; I != 3; ++I) {
+    Prepare();
     Call();
+  }
   cudaEvent_t Start, Stop;
   SK_CUDA_CHECK(cudaEventCreate(&Start));
   SK_CUDA_CHECK(cudaEventCreate(&Stop));
   std::vector<double> Ms;
   for (int I = 0; I != Calls; ++I) {
-    Stack S = P.OnDevice;
+    Prepare();
     SK_CUDA_CHECK(cudaEventRecord(Start, Stream));
-    P.Op->callBoxed(S);
+    Call();
     SK_CUDA_CHECK(cudaEventRecord(Stop, Stream));
     SK_CUDA_CHECK(cudaEventSynchronize(Stop));
-    // Outside the timed span: the runtime's wait, which reads the calls'
-    // device checks (Note [Device checks]) so that they never fill up.
     cuda::getCurrentCUDAStream().synchronize();
     float Elapsed = 0;
     SK_CUDA_CHECK(cudaEventElapsedTime(&Elapsed, Start, Stop));
@@ -220,6 +227,54 @@ std::vector<double> timeSkc(Prepared &P) {
   SK_CUDA_CHECK(cudaEventDestroy(Start));
   SK_CUDA_CHECK(cudaEventDestroy(Stop));
   return Ms;
+}
+
+/// skc's calls of \p P: ms each.
+std::vector<double> timeSkc(Prepared &P) {
+  Stack S;
+  return timeCalls([&] { S = P.OnDevice; }, [&] { P.Op->callBoxed(S); });
+}
+
+/// The bytes a call of \p P moves at least where it streams
+/// (BenchCase::Streams): each storage its tensor arguments and results
+/// look into, once, so that an out= argument counts once.
+int64_t streamedBytes(Prepared &P) {
+  Stack Results = P.OnDevice;
+  P.Op->callBoxed(Results);
+  std::set<const void *> Seen;
+  int64_t Bytes = 0;
+  auto Count = [&](const Tensor &T) {
+    if (!T.defined())
+      return;
+    const Storage &S = T.unsafeGetTensorImpl()->storage();
+    if (Seen.insert(S.get()).second)
+      Bytes += static_cast<int64_t>(S->nbytes());
+  };
+  for (const Stack *Values : {&P.OnDevice, &Results})
+    for (const IValue &V : *Values) {
+      if (V.isTensor())
+        Count(V.toTensor());
+      else if (V.isTensorList())
+        for (const Tensor &T : V.toTensorList())
+          Count(T);
+    }
+  return Bytes;
+}
+
+/// A device-to-device copy that moves \p Bytes, reading half of them and
+/// writing the other half, timed as skc's calls are: ms each.
+std::vector<double> timeCopy(int64_t Bytes) {
+  const int64_t Half = std::max<int64_t>(Bytes / 2, 1);
+  TensorOptions Bytes8 = TensorOptions(Device("cuda:0")).dtype(kByte);
+  Tensor Src = empty({Half}, Bytes8), Dst = empty({Half}, Bytes8);
+  cudaStream_t Stream = cuda::getCurrentCUDAStream();
+  return timeCalls([] {},
+                   [&] {
+                     SK_CUDA_CHECK(
+                         cudaMemcpyAsync(Dst.data_ptr(), Src.data_ptr(),
+                                         static_cast<size_t>(Half),
+                                         cudaMemcpyDeviceToDevice, Stream));
+                   });
 }
 
 /// Reports the median of \p Ms as the one iteration's time of \p State.
@@ -235,7 +290,14 @@ void report(benchmark::State &State, const std::string &Key,
 void registerCase(const BenchCase &C, bool TorchFirst) {
   auto Skc = [&C](benchmark::State &State) {
     try {
-      report(State, "skc/" + C.Label, timeSkc(prepare(C)));
+      Prepared &P = prepare(C);
+      std::vector<double> Ms = timeSkc(P);
+      report(State, "skc/" + C.Label, Ms);
+      if (C.Streams) {
+        double Copy = median(timeCopy(streamedBytes(P)));
+        getMedians()["copy/" + C.Label] = Copy;
+        State.counters["vs_copy"] = Copy / median(Ms);
+      }
     } catch (const sk::Error &E) {
       State.SkipWithError(E.what());
     }
@@ -270,19 +332,33 @@ void registerCase(const BenchCase &C, bool TorchFirst) {
 }
 
 void printRatios(const std::vector<BenchCase> &Cases) {
-  std::printf("\n%-52s %10s %10s %7s\n", "operator, shape", "skc ms",
-              "torch ms", "ratio");
+  std::printf("\n%-52s %10s %10s %7s %8s\n", "operator, shape", "skc ms",
+              "torch ms", "ratio", "vs copy");
+  auto Find = [](const std::string &Key) -> std::optional<double> {
+    auto It = getMedians().find(Key);
+    if (It == getMedians().end())
+      return std::nullopt;
+    return It->second;
+  };
   for (const BenchCase &C : Cases) {
-    auto S = getMedians().find("skc/" + C.Label);
-    auto T = getMedians().find("torch/" + C.Label);
-    if (S == getMedians().end())
+    std::optional<double> Skc = Find("skc/" + C.Label);
+    if (!Skc)
       continue;
-    if (T == getMedians().end())
-      std::printf("%-52s %10.3f %10s %7s\n", C.Label.c_str(), S->second, "-",
-                  "-");
-    else
-      std::printf("%-52s %10.3f %10.3f %7.2f\n", C.Label.c_str(), S->second,
-                  T->second, S->second / T->second);
+    std::optional<double> Torch = Find("torch/" + C.Label);
+    std::optional<double> Copy = Find("copy/" + C.Label);
+    auto Cell = [](std::optional<double> V, const char *Format) {
+      char Buffer[32] = "-";
+      if (V)
+        std::snprintf(Buffer, sizeof(Buffer), Format, *V);
+      return std::string(Buffer);
+    };
+    std::printf(
+        "%-52s %10.3f %10s %7s %8s\n", C.Label.c_str(), *Skc,
+        Cell(Torch, "%.3f").c_str(),
+        Cell(Torch ? std::optional(*Skc / *Torch) : std::nullopt, "%.2f")
+            .c_str(),
+        Cell(Copy ? std::optional(*Copy / *Skc) : std::nullopt, "%.2f")
+            .c_str());
   }
 }
 

@@ -141,8 +141,8 @@ inline bool fitsInt32GridIndex(int64_t N) {
 ///
 /// Not CUB's: cub::BlockReduce needs the block's size at compile time,
 /// and these blocks' sizes follow their rows (reduceThreads); with
-/// cub::WarpReduce for the warp steps, kernels took more registers and
-/// shared memory (docs/cuda.md, "Reductions with CUB").
+/// cub::WarpReduce for the warp steps, kernels took more registers
+/// (docs/cuda.md, "Reductions with CUB").
 template <typename S, typename ShuffleFn, typename CombineFn, typename EmptyFn>
 __device__ S blockReduce(S V, S *Shared, ShuffleFn ShuffleDown,
                          CombineFn Combine, EmptyFn Empty) {

@@ -30,11 +30,14 @@ struct BenchCase {
   std::string Label;
   std::string Name, Overload;
   std::function<sk::Stack()> MakeArgs;
-  /// Whether the call is bound by reading each input once and writing each
-  /// output once (elementwise operators, reductions, normalization,
-  /// pooling, copies, selection), so that a copy of as many bytes bounds
-  /// its time. Not so for matrix products and cdist (compute) or lookups
-  /// that read only the rows their indices name.
+  /// Whether the call is bound by one pass over its data, reading each
+  /// input once and writing each output once (elementwise operators,
+  /// reductions, softmax, layer_norm, batch_norm inference, pooling,
+  /// copies), so that a copy of as many bytes bounds its time. Not so for
+  /// matrix products and cdist (compute), lookups (they read what their
+  /// indices name), batch_norm training (two reads of its input),
+  /// masked_select and nonzero (a count first, read back by the host), or
+  /// a case too small for bandwidth to matter.
   bool Streams = true;
 };
 

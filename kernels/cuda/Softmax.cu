@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <optional>
 
 namespace sk {
 namespace {
@@ -157,8 +158,11 @@ struct SmemRowsLimits {
   /// Dynamic shared memory a block may have: the device's opt-in limit
   /// less the kernel's static shared memory (the reduction's).
   int64_t MaxRowBytes = 0;
-  /// The kernel's static shared memory, and an SM's shared memory.
-  int64_t StaticBytes = 0, BytesPerSM = 0;
+  /// Shared memory a block takes besides its row: the kernel's static
+  /// shared memory and what the driver reserves for each block.
+  int64_t BlockOverhead = 0;
+  /// Shared memory an SM has.
+  int64_t BytesPerSM = 0;
   /// Threads a block may have: the kernel's registers' limit, in warps.
   int MaxThreads = 0;
 };
@@ -167,27 +171,37 @@ struct SmemRowsLimits {
 /// device, \p Device, asked of the driver once per device, which is also
 /// when the kernel opts into all of that dynamic shared memory (above 48
 /// KB a kernel must ask for it): a launch then makes no driver call but
-/// itself.
+/// itself. (A mutex, not std::call_once: libstdc++'s call_once can hang
+/// after its function throws, as a CUDA error makes it.)
 template <typename In, typename Out, int Vec>
-const SmemRowsLimits &smemRowsLimits(int Device) {
-  static std::array<SmemRowsLimits, cuda::kMaxCUDADevices> Limits;
-  static std::array<std::once_flag, cuda::kMaxCUDADevices> Asked;
-  std::call_once(Asked[Device], [&] {
+SmemRowsLimits smemRowsLimits(int Device) {
+  static std::mutex Mutex;
+  static std::array<std::optional<SmemRowsLimits>, cuda::kMaxCUDADevices>
+      Limits;
+  // The output was allocated on Device, which the allocator checks.
+  SK_INTERNAL_ASSERT(Device >= 0 && Device < cuda::kMaxCUDADevices, "device ",
+                     Device);
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Limits[Device]) {
     auto Kernel = softmaxSmemRowsKernel<In, Out, Vec>;
     cudaFuncAttributes Attributes;
     SK_CUDA_CHECK(cudaFuncGetAttributes(&Attributes, Kernel));
-    int BlockBytes = 0, BytesPerSM = 0;
+    int BlockBytes = 0, BytesPerSM = 0, Reserved = 0;
     SK_CUDA_CHECK(cudaDeviceGetAttribute(
         &BlockBytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, Device));
     SK_CUDA_CHECK(cudaDeviceGetAttribute(
         &BytesPerSM, cudaDevAttrMaxSharedMemoryPerMultiprocessor, Device));
-    int RowBytes = BlockBytes - static_cast<int>(Attributes.sharedSizeBytes);
+    SK_CUDA_CHECK(cudaDeviceGetAttribute(
+        &Reserved, cudaDevAttrReservedSharedMemoryPerBlock, Device));
+    const int Static = static_cast<int>(Attributes.sharedSizeBytes);
     SK_CUDA_CHECK(cudaFuncSetAttribute(
-        Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, RowBytes));
-    Limits[Device] = {RowBytes, int64_t(Attributes.sharedSizeBytes), BytesPerSM,
-                      Attributes.maxThreadsPerBlock / 32 * 32};
-  });
-  return Limits[Device];
+        Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        BlockBytes - Static));
+    Limits[Device] =
+        SmemRowsLimits{BlockBytes - Static, Static + Reserved, BytesPerSM,
+                       Attributes.maxThreadsPerBlock / 32 * 32};
+  }
+  return *Limits[Device];
 }
 
 /// Launches softmaxSmemRowsKernel where the rows allow it; false where
@@ -202,14 +216,14 @@ bool launchSmemRows(const In *X, Out *Y, int64_t Rows, int64_t Dim, bool Log,
     return false;
   int Device = 0;
   SK_CUDA_CHECK(cudaGetDevice(&Device));
-  const SmemRowsLimits &Limits = smemRowsLimits<In, Out, Vec>(Device);
+  const SmemRowsLimits Limits = smemRowsLimits<In, Out, Vec>(Device);
   if (Bytes > Limits.MaxRowBytes)
     return false;
   // A row that leaves room for one block per SM (a float32 row of 32000)
   // gets a block of 1024 threads rather than 512: at 512, the SM would
   // hold a quarter of the threads it can, and half the loads in flight.
   // Either is capped by what the kernel's registers allow on this device.
-  const int64_t BlockBytes = Bytes + Limits.StaticBytes;
+  const int64_t BlockBytes = Bytes + Limits.BlockOverhead;
   int Threads =
       2 * BlockBytes > Limits.BytesPerSM ? 1024 : reduceThreads(Dim / Vec);
   Threads = std::min(Threads, Limits.MaxThreads);

@@ -21,8 +21,12 @@ namespace {
 constexpr unsigned kStreamsPerPool = 8;
 
 /// The pool of one device: created on first use, never destroyed.
+/// Created is set, under Mutex, once every stream is; a failed creation
+/// throws and leaves it unset for the next call to try again. (Not
+/// std::call_once: libstdc++'s can hang after its function throws.)
 struct StreamPool {
-  std::once_flag Created;
+  std::mutex Mutex;
+  std::atomic<bool> Created{false};
   std::array<cudaStream_t, kStreamsPerPool> Streams{};
   std::atomic<unsigned> Next{0};
 };
@@ -92,14 +96,25 @@ void setCurrentCUDAStream(CUDAStream S) {
 CUDAStream getStreamFromPool(DeviceIndex Index) {
   Index = checkedIndex(Index);
   StreamPool &Pool = poolOf(Index);
-  std::call_once(Pool.Created, [&] {
-    int Previous = 0;
-    SK_CUDA_CHECK(cudaGetDevice(&Previous));
-    SK_CUDA_CHECK(cudaSetDevice(Index));
-    for (cudaStream_t &S : Pool.Streams)
-      SK_CUDA_CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
-    SK_CUDA_CHECK(cudaSetDevice(Previous));
-  });
+  if (!Pool.Created.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> Lock(Pool.Mutex);
+    if (!Pool.Created.load(std::memory_order_relaxed)) {
+      // The guard restores the caller's device, also when a creation
+      // throws, which destroys the streams made before it.
+      CUDAGuard Guard(Index);
+      size_t Made = 0;
+      try {
+        for (; Made != kStreamsPerPool; ++Made)
+          SK_CUDA_CHECK(cudaStreamCreateWithFlags(&Pool.Streams[Made],
+                                                  cudaStreamNonBlocking));
+      } catch (...) {
+        for (size_t I = 0; I != Made; ++I)
+          (void)cudaStreamDestroy(Pool.Streams[I]);
+        throw;
+      }
+      Pool.Created.store(true, std::memory_order_release);
+    }
+  }
   unsigned N = Pool.Next.fetch_add(1, std::memory_order_relaxed);
   return CUDAStream(Index, Pool.Streams[N % kStreamsPerPool]);
 }

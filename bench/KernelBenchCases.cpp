@@ -47,6 +47,21 @@ BenchCase &addCase(std::vector<BenchCase> &Cases, std::string Label,
   return Cases.back();
 }
 
+void addBatchNormCases(std::vector<BenchCase> &Cases,
+                       std::vector<int64_t> Sizes) {
+  std::string Shape;
+  for (int64_t S : Sizes)
+    Shape += (Shape.empty() ? "" : "x") + std::to_string(S);
+  for (bool Training : {true, false})
+    addCase(Cases,
+            std::string("batch_norm ") + (Training ? "train " : "eval ") +
+                Shape,
+            "native_batch_norm", "",
+            [=] { return batchNormArgs(normal(Sizes), Training); })
+        // Training reads its input twice: its statistics first.
+        .Streams = !Training;
+}
+
 std::vector<BenchCase> makeKernelCases() {
   const int64_t M16 = int64_t(16) << 20;
   std::vector<BenchCase> C;
@@ -238,15 +253,7 @@ std::vector<BenchCase> makeKernelCases() {
     return Stack{normal({1024, 64}), normal({1024, 64}), 2.0, IValue()};
   }).Streams = false;
   // Neural-network layers.
-  // Training reads its input twice: its statistics first.
-  for (bool Training : {true, false})
-    Add(std::string("batch_norm ") + (Training ? "train" : "eval") +
-            " 32x64x56x56",
-        "native_batch_norm", "",
-        [=] {
-          return batchNormArgs(normal({32, 64, 56, 56}), Training);
-        })
-        .Streams = !Training;
+  addBatchNormCases(C, {32, 64, 56, 56});
   // A convolutional network's activations in the layout of cuDNN's
   // channels-last convolutions.
   Add("batch_norm train 32x64x56x56 channels last", "native_batch_norm", "",

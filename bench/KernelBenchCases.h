@@ -63,6 +63,11 @@ sk::Tensor mask(std::vector<int64_t> Sizes);
 /// running mean 0 and variance 1, momentum 0.1, eps 1e-5.
 sk::Stack batchNormArgs(sk::Tensor Input, bool Training);
 
+/// native_batch_norm in training and in inference on a normal input of
+/// \p Sizes ("batch_norm train 32x64x56x56", "batch_norm eval ...").
+void addBatchNormCases(std::vector<BenchCase> &Cases,
+                       std::vector<int64_t> Sizes);
+
 } // namespace skbench
 
 #endif // SKC_BENCH_KERNELBENCHCASES_H

@@ -114,14 +114,7 @@ std::vector<BenchCase> makeCUDACases() {
   Add("sum dim 0 8192x8192", "sum", "dim_IntList", [=] {
     return Stack{Big(), IValue(std::vector<int64_t>{0}), false, IValue()};
   });
-  for (bool Training : {true, false})
-    Add(std::string("batch_norm ") + (Training ? "train" : "eval") +
-            " 64x256x56x56",
-        "native_batch_norm", "",
-        [=] {
-          return batchNormArgs(normal({64, 256, 56, 56}), Training);
-        })
-        .Streams = !Training;
+  addBatchNormCases(C, {64, 256, 56, 56});
   Add("max_pool2d 3x3 s2 p1 64x64x112x112", "max_pool2d_with_indices", "", [] {
     return Stack{
         normal({64, 64, 112, 112}),         IValue(std::vector<int64_t>{3, 3}),

@@ -37,6 +37,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -199,9 +200,21 @@ bool isOneOf(const std::string &Heading,
   return std::find(Headings.begin(), Headings.end(), Heading) != Headings.end();
 }
 
+/// docs/kernels.md: the source tree's, or SKC_KERNELS_DOC's on a GPU
+/// machine that has the binaries and a checkout elsewhere.
+std::string getKernelsDoc() {
+  const char *Env = std::getenv("SKC_KERNELS_DOC");
+  return Env && *Env ? Env : SKC_KERNELS_DOC;
+}
+
 std::vector<KnownDifference> readKnownDifferences(Reference R) {
   std::vector<KnownDifference> Known;
-  std::ifstream In(SKC_KERNELS_DOC);
+  std::string Doc = getKernelsDoc();
+  std::ifstream In(Doc);
+  if (!In)
+    throw std::runtime_error("cannot read " + Doc +
+                             ", which lists the known differences; set "
+                             "SKC_KERNELS_DOC to the checkout's copy");
   const ReferenceTraits &Traits = getTraits(R);
   std::string Line;
   bool InOwnSection = false, InOtherSection = false;

@@ -253,6 +253,13 @@ TEST(CUDALauncherTest, InnerVectors_PlanBroadcastsAndAlignedRows) {
   EXPECT_FALSE(Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, Shifted));
   const void *RepeatedShifted[3] = {Out, X, Y + 1};
   EXPECT_TRUE(Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, RepeatedShifted));
+  // Every outer dimension's rows are aligned, not only the first's: X's
+  // planes are 104 bytes apart.
+  EXPECT_TRUE(Plan({8, 3, 2}, {{4, 32, 96}, {4, 32, 112}, {0, 4, 12}}, Ptrs));
+  EXPECT_FALSE(Plan({8, 3, 2}, {{4, 32, 96}, {4, 32, 104}, {0, 4, 12}}, Ptrs));
+  // An output that steps two elements along its rows is not written in
+  // vectors.
+  EXPECT_FALSE(Plan({8, 4}, {{8, 64}, {4, 32}, {4, 32}}, Ptrs));
 }
 
 TEST(CUDALauncherTest, VectorAlignmentAndBlocks) {
@@ -360,6 +367,7 @@ const std::vector<std::vector<std::vector<int64_t>>> kShapes = {
     {{}, {}, {}},
     {{1000}, {1000}, {1000}},
     {{1003}, {1}, {1003}},
+    {{1000}, {1}, {1000}},
     {{2, 1, 5}, {3, 1}, {2, 3, 5}},
     {{6, 8}, {6, 1}, {8}},
     {{2, 3, 8}, {3, 1}, {2, 1, 8}}};
@@ -597,6 +605,69 @@ TEST_F(CUDAPointwiseTest, OutAndInplace_MatchCpu) {
   expectMatch(sk::clamp(values({6, 7}, kFloat, 3), std::optional<Scalar>(0),
                         std::optional<Scalar>(1)),
               C);
+}
+
+/// Calls \p F with out= \p View(Base) on the CPU and on the GPU, and
+/// checks the whole of \p Base: the view's elements and the gaps around it.
+void checkIntoView(
+    const std::function<void(Tensor &, const Tensor &, const Tensor &)> &F,
+    const Tensor &Base, const Tensor &A, const Tensor &B,
+    const std::function<Tensor(const Tensor &)> &View) {
+  Tensor CpuBase = Base.clone(), CudaBase = Base.to(kCuda);
+  Tensor CpuOut = View(CpuBase), CudaOut = View(CudaBase);
+  F(CpuOut, A, B);
+  F(CudaOut, A.to(kCuda), B.to(kCuda));
+  expectMatch(CpuBase, CudaBase);
+}
+
+// The inner-vector path (InnerVectors.h) reads and writes an operand in
+// vectors only where that operand allows it: each case makes one operand,
+// the output included, break one of its conditions.
+TEST_F(CUDAPointwiseTest, InnerVectorOperands_MatchCpu) {
+  auto AddOut = [](Tensor &Out, const Tensor &A, const Tensor &B) {
+    sk::add_out(Out, A, B);
+  };
+  Tensor A = values({5, 8}, kFloat, 0), Row = values({8}, kFloat, 1);
+  // Outputs: 4 bytes off a vector; rows 40 bytes apart; a step of two
+  // along the rows.
+  checkIntoView(AddOut, values({5, 12}, kFloat, 2), A, Row,
+                [](const Tensor &T) { return T.narrow(1, 1, 8); });
+  checkIntoView(AddOut, values({5, 10}, kFloat, 2), A, Row,
+                [](const Tensor &T) { return T.narrow(1, 0, 8); });
+  checkIntoView(AddOut, values({4, 16}, kFloat, 2), values({8}, kFloat, 0),
+                values({4, 1}, kFloat, 1), [](const Tensor &T) {
+                  return T.as_strided({4, 8}, {16, 2});
+                });
+  // In place on an aligned slice, by a column.
+  Tensor Wide = values({5, 12}, kFloat, 3), Column = values({5, 1}, kFloat, 4);
+  Tensor CudaWide = Wide.to(kCuda);
+  Tensor CudaSlice = CudaWide.narrow(1, 4, 8);
+  sk::mul_(CudaSlice, Column.to(kCuda));
+  Tensor CpuSlice = Wide.narrow(1, 4, 8);
+  sk::mul_(CpuSlice, Column);
+  expectMatch(Wide, CudaWide);
+  for (ScalarType D : {kFloat, kBFloat16}) {
+    SCOPED_TRACE(::testing::Message() << "dtype " << D);
+    // One input aligned, the other not.
+    checkOp(
+        [](auto &X) {
+          return sk::add(X[0].narrow(1, 4, 8), X[1].narrow(1, 1, 8));
+        },
+        {values({5, 12}, D, 0), values({5, 12}, D, 1)});
+  }
+  for (ScalarType D : {kFloat, kHalf}) {
+    SCOPED_TRACE(::testing::Message() << "dtype " << D);
+    // One input transposed, rows whole vectors.
+    checkOp([](auto &X) { return sk::add(X[0], X[1].t()); },
+            {values({8, 8}, D, 0), values({8, 8}, D, 1)});
+  }
+  // Planes of rows 26 elements apart: the second dimension's rows are
+  // aligned, the first's are not.
+  checkOp(
+      [](auto &X) {
+        return sk::add(X[0], X[1].as_strided({2, 3, 8}, {26, 8, 1}));
+      },
+      {values({2, 3, 8}, kFloat, 0), values({52}, kFloat, 1)});
 }
 
 //===----------------------------------------------------------------------===//

@@ -327,8 +327,12 @@ void registerCase(const BenchCase &C, bool TorchFirst) {
 }
 
 void printRatios(const std::vector<BenchCase> &Cases) {
-  std::printf("\n%-52s %10s %10s %7s %8s\n", "operator, shape", "skc ms",
-              "torch ms", "ratio", "vs copy");
+  // A Markdown table, as docs/performance.md keeps them.
+  std::printf("\n| %-52s | %8s | %10s | %5s | %7s |\n", "operator, shape",
+              "skc ms", "PyTorch ms", "ratio", "vs copy");
+  std::printf("|%s|%s|%s|%s|%s|\n", std::string(54, '-').c_str(),
+              std::string(10, '-').c_str(), std::string(12, '-').c_str(),
+              std::string(7, '-').c_str(), std::string(9, '-').c_str());
   auto Find = [](const std::string &Key) -> std::optional<double> {
     auto It = getMedians().find(Key);
     if (It == getMedians().end())
@@ -348,7 +352,7 @@ void printRatios(const std::vector<BenchCase> &Cases) {
       return std::string(Buffer);
     };
     std::printf(
-        "%-52s %10.3f %10s %7s %8s\n", C.Label.c_str(), *Skc,
+        "| %-52s | %8.3f | %10s | %5s | %7s |\n", C.Label.c_str(), *Skc,
         Cell(Torch, "%.3f").c_str(),
         Cell(Torch ? std::optional(*Skc / *Torch) : std::nullopt, "%.2f")
             .c_str(),

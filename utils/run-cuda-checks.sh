@@ -140,6 +140,6 @@ if [[ $bench_limit != 0 ]]; then
   code=$?
   echo "== bench: exit $code, $((SECONDS - start)) s"
   [[ $code == 0 ]] || failed=1
-  sed -n '/^operator, shape/,$p' "$out/bench.log"
+  sed -n '/^| operator, shape/,$p' "$out/bench.log"
 fi
 exit $failed

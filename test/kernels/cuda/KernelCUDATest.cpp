@@ -771,6 +771,24 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
     if (isFloatingType(D))
       checkOp([](auto &X) { return sk::mean(X[0], {1}, true); },
               {scrambled({7, 600, 40}, D)});
+    // A kept size-1 dim inside the reduced run: one run of 600 rows.
+    checkOp(
+        [](auto &X) {
+          return sk::sum(X[0], {1, 3});
+        },
+        {scrambled({4, 30, 1, 20, 33}, D)});
+    // Nothing to reduce down columns of wide rows: zeros (and NaN means),
+    // not a chunk of no rows.
+    checkOp([](auto &X) { return sk::sum(X[0], {0}); },
+            {values({0, 40}, D, 9)});
+    checkOp([](auto &X) { return sk::sum(X[0], {1}); },
+            {values({2, 0, 40}, D, 9)});
+    checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{0}); },
+            {values({0, 40}, D, 9)});
+    checkOp([](auto &X) { return sk::any(X[0], 0); }, {values({0, 40}, D, 9)});
+    if (isFloatingType(D))
+      checkOp([](auto &X) { return sk::mean(X[0], {0}); },
+              {values({0, 40}, D, 9)});
   }
   // Sparse non-zeros (one value in 1009), so that whole columns are zero.
   for (ScalarType D : {kFloat, kHalf, kBool, kByte}) {
@@ -856,6 +874,15 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   Tensor FirstRow = OnCuda.select(0, 0);
   sk::count_nonzero_out(FirstRow, OnCuda, {1});
   expectMatch(Want, FirstRow);
+  // Into an out= that is the input's last rows, which blocks other than
+  // the first read: counted before written, at any block order.
+  const int64_t ManyRows = int64_t(1) << 20;
+  Tensor Many = values({ManyRows, 8}, kLong, 10);
+  Tensor WantMany = sk::count_nonzero(Many, IntArrayRef{1});
+  Tensor ManyOnCuda = Many.to(kCuda);
+  Tensor LastRows = ManyOnCuda.view({-1}).narrow(0, 7 * ManyRows, ManyRows);
+  sk::count_nonzero_out(LastRows, ManyOnCuda, {1});
+  expectMatch(WantMany, LastRows);
   // item() of a CUDA tensor comes through the host.
   EXPECT_EQ(
       sk::count_nonzero(values({4, 4}, kFloat, 6).to(kCuda)).item<int64_t>(),
@@ -1078,6 +1105,22 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   checkOp([](auto &X) { return sk::argmax(X[0], 1); },
           {sk::full({2, 5, 128, 160}, std::numeric_limits<int8_t>::min(),
                     TensorOptions().dtype(kChar))});
+  // Columns enough to fill the GPU (262144), each longer than 64 rows:
+  // one thread a column whatever its length; with ties (bfloat16 rounds
+  // the values) and a NaN.
+  Tensor Wide = scrambled({1, 65, 512, 512}, kBFloat16);
+  Wide.select(0, 0).select(0, 40).select(0, 3).select(0, 7).fill_(NAN);
+  checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Wide});
+  checkOp([](auto &X) { return std::get<0>(sk::max(X[0], 1)); }, {Wide});
+  checkOp([](auto &X) { return std::get<1>(sk::min(X[0], 1)); }, {Wide});
+  // Into an out= over the input's own first values, which other threads
+  // read: through a temporary.
+  Tensor Own = values({2, 5, 20000}, kLong, 21);
+  Tensor WantOwn = sk::argmax(Own, 1);
+  Tensor OwnOnCuda = Own.to(kCuda);
+  Tensor OverSelf = OwnOnCuda.view({-1}).narrow(0, 0, 40000).view({2, 20000});
+  sk::argmax_out(OverSelf, OwnOnCuda, 1);
+  expectMatch(WantOwn, OverSelf);
   // Long columns, too few to fill the GPU: the transposed copy.
   checkOp([](auto &X) { return sk::argmax(X[0], 0); },
           {values({100, 33000}, kFloat, 20)});

@@ -120,10 +120,12 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
   // overflows]). Its values, up to 3e30, sum to a finite float32 in any
   // order: at 1e37 the CPU's sum overflowed where the GPU's tree did not,
   // and the mean was inf on one side only.
+  // float64 overflows its squares from 1.3e154.
+  const double Big = Dtype == kDouble ? 1e160 : 1e30;
   for (int64_t N : {7, 1000, 1001, 2001, 3000, 4097, 6000, 9000}) {
     SCOPED_TRACE(N);
     Tensor Rows = randomCPU({3, N}, Dtype, 7);
-    Rows.select(0, 1).copy_(sk::mul(Rows.select(0, 1), 1e30));
+    Rows.select(0, 1).copy_(sk::mul(Rows.select(0, 1), Big));
     auto [LY, LMean, LRstd] =
         sk::native_layer_norm(toCUDA(Rows), {N}, Tensor(), Tensor(), 1e-5);
     auto [WantLY, WantLMean, WantLRstd] =
@@ -149,6 +151,59 @@ TEST_P(FloatingCUDATest, LayerNorm_MatchesCPU) {
     expectClose(VY, WantVY);
     expectClose(VMean, WantVMean);
     expectClose(VRstd, WantVRstd);
+  }
+  // The weight, the bias or the output alone one element into its
+  // storage, the rest aligned: that one keeps the rows out of vectors.
+  Tensor Params = randomCPU({1025}, Dtype, 11);
+  Tensor CudaParams = toCUDA(Params);
+  Tensor X6 = randomCPU({6, 1024}, Dtype, 12);
+  for (bool ShiftWeight : {true, false}) {
+    SCOPED_TRACE(ShiftWeight ? "weight shifted" : "bias shifted");
+    auto Pick = [&](const Tensor &P, bool Shifted) {
+      return P.slice(0, Shifted ? 1 : 0, Shifted ? 1025 : 1024);
+    };
+    auto [PY, PMean, PRstd] =
+        sk::native_layer_norm(toCUDA(X6), {1024}, Pick(CudaParams, ShiftWeight),
+                              Pick(CudaParams, !ShiftWeight), 1e-5);
+    auto [WantPY, WantPMean, WantPRstd] =
+        sk::native_layer_norm(X6, {1024}, Pick(Params, ShiftWeight),
+                              Pick(Params, !ShiftWeight), 1e-5);
+    expectClose(PY, WantPY);
+    expectClose(PRstd, WantPRstd);
+  }
+  Tensor OutFlat =
+      sk::empty({1 + 6 * 1024}, TensorOptions(Dtype).device(Device("cuda")));
+  Tensor ShiftedOut = OutFlat.slice(0, 1).view({6, 1024});
+  Tensor OutMean = cudaEmpty(Dtype), OutRstd = cudaEmpty(Dtype);
+  sk::native_layer_norm_out(ShiftedOut, OutMean, OutRstd, toCUDA(X6), {1024},
+                            toCUDA(W1), toCUDA(B1), 1e-5);
+  auto [WantOY, WantOMean, WantORstd] =
+      sk::native_layer_norm(X6, {1024}, W1, B1, 1e-5);
+  expectClose(ShiftedOut, WantOY);
+  expectClose(OutRstd, WantORstd);
+  // A weight and a bias on rows read in each pass.
+  for (int64_t N : {4097, 6000}) {
+    SCOPED_TRACE(N);
+    Tensor Rows = randomCPU({3, N}, Dtype, 13);
+    Tensor WN = randomCPU({N}, Dtype, 14), BN = randomCPU({N}, Dtype, 15);
+    auto [NY, NMean, NRstd] =
+        sk::native_layer_norm(toCUDA(Rows), {N}, toCUDA(WN), toCUDA(BN), 1e-5);
+    auto [WantNY, WantNMean, WantNRstd] =
+        sk::native_layer_norm(Rows, {N}, WN, BN, 1e-5);
+    expectClose(NY, WantNY);
+    expectClose(NRstd, WantNRstd);
+  }
+  // Rows of one value and of none.
+  for (int64_t N : {1, 0}) {
+    SCOPED_TRACE(N);
+    Tensor Rows = randomCPU({3, N}, Dtype, 16);
+    auto [EY, EMean, ERstd] =
+        sk::native_layer_norm(toCUDA(Rows), {N}, Tensor(), Tensor(), 1e-5);
+    auto [WantEY, WantEMean, WantERstd] =
+        sk::native_layer_norm(Rows, {N}, Tensor(), Tensor(), 1e-5);
+    expectClose(EY, WantEY);
+    expectClose(EMean, WantEMean);
+    expectClose(ERstd, WantERstd);
   }
 }
 
@@ -187,14 +242,23 @@ TEST_P(FloatingCUDATest, BatchNorm_TrainingUpdatesRunningStatistics) {
         // partly idle; one chunk of rows, 225, and 9 of 16 channels.
         std::pair{std::vector<int64_t>{5, 40, 9, 7}, true},
         std::pair{std::vector<int64_t>{6, 16, 20, 20}, true},
-        std::pair{std::vector<int64_t>{64, 40, 30, 30}, true}}) {
+        std::pair{std::vector<int64_t>{64, 40, 30, 30}, true},
+        // Either side of the threshold, and one whole block of channels.
+        std::pair{std::vector<int64_t>{6, 15, 20, 20}, true},
+        std::pair{std::vector<int64_t>{6, 32, 20, 20}, true},
+        // Channels last in 3-d: rows of depth, height and width.
+        std::pair{std::vector<int64_t>{2, 20, 3, 4, 5}, true}}) {
     SCOPED_TRACE(::testing::Message()
-                 << Sizes[2] << (ChannelsLast ? " channels last" : ""));
+                 << Sizes[1] << "x" << Sizes[2]
+                 << (ChannelsLast ? " channels last" : ""));
     Tensor X = randomCPU(Sizes, Dtype, 19);
+    // float64 overflows its squares from 1.3e154.
     if (Dtype != kHalf)
-      X.select(1, 2).copy_(sk::mul(X.select(1, 2), 1e30));
+      X.select(1, 2).copy_(
+          sk::mul(X.select(1, 2), Dtype == kDouble ? 1e160 : 1e30));
     if (ChannelsLast)
-      X = X.contiguous(MemoryFormat::ChannelsLast);
+      X = X.contiguous(Sizes.size() == 5 ? MemoryFormat::ChannelsLast3d
+                                         : MemoryFormat::ChannelsLast);
     Tensor RM = randomCPU({Sizes[1]}, Dtype, 20),
            RV = randomCPU({Sizes[1]}, Dtype, 21, 1, 2);
     Tensor CudaRM = toCUDA(RM), CudaRV = toCUDA(RV);

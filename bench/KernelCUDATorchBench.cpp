@@ -114,6 +114,11 @@ std::vector<BenchCase> makeCUDACases() {
   Add("sum dim 0 8192x8192", "sum", "dim_IntList", [=] {
     return Stack{Big(), IValue(std::vector<int64_t>{0}), false, IValue()};
   });
+  // Narrow rows: the sum of 16M points' coordinates.
+  Add("sum dim 0 16Mx3", "sum", "dim_IntList", [] {
+    return Stack{normal({int64_t(16) << 20, 3}),
+                 IValue(std::vector<int64_t>{0}), false, IValue()};
+  });
   addBatchNormCases(C, {64, 256, 56, 56});
   Add("max_pool2d 3x3 s2 p1 64x64x112x112", "max_pool2d_with_indices", "", [] {
     return Stack{

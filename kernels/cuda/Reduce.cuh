@@ -177,6 +177,13 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
 // splits the reduced dimension across blocks for outer reductions. With
 // kept dims before the run too (Outer > 1), rows of fewer than 32 columns
 // would leave a warp reading several short runs; those take the copy.
+// Without (Outer == 1), narrow rows would leave most of each warp idle (a
+// sum over dim 0 of [N, 2]: two threads of 256 a block, each folding N /
+// 1024 rows), and the copy would leave as few segments; there each thread
+// of the grid folds one residue class of the flat input modulo a multiple
+// of Columns, Stride, so that its values all lie in one column and a warp
+// reads 32 adjacent elements (narrowColumnsKernel), and the [Stride /
+// Columns, Columns] partials are reduced by columns as above.
 
 /// Partial[chunk, j] = Reduce over rows [chunk * RowsPerChunk, ...) of
 /// column j = (o, c) of the row-major [Columns / Inner, Rows, Inner] \p In,
@@ -200,6 +207,29 @@ __global__ void columnReduceKernel(const In_t *In, int64_t Rows,
   Partial[blockIdx.y * Columns + Column] = Acc;
 }
 
+/// Partial[T] = Reduce over the elements I < \p Total of \p In with
+/// I % \p Stride == T, for T < Stride, read as acc_t by \p Load: with Stride
+/// a multiple of the columns of a row-major matrix, thread T folds column
+/// T % Columns (Note [Column reductions on CUDA]). Four loads in flight.
+template <typename acc_t, typename In_t, typename Op, typename LoadFn>
+__global__ void narrowColumnsKernel(const In_t *In, int64_t Total,
+                                    int64_t Stride, Op Reduce, acc_t Init,
+                                    LoadFn Load, acc_t *Partial) {
+  int64_t T = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (T >= Stride)
+    return;
+  acc_t Acc = Init;
+  int64_t I = T;
+  for (; I + 3 * Stride < Total; I += 4 * Stride) {
+    acc_t V0 = Load(In[I]), V1 = Load(In[I + Stride]);
+    acc_t V2 = Load(In[I + 2 * Stride]), V3 = Load(In[I + 3 * Stride]);
+    Acc = Reduce(Reduce(Reduce(Reduce(Acc, V0), V1), V2), V3);
+  }
+  for (; I < Total; I += Stride)
+    Acc = Reduce(Acc, Load(In[I]));
+  Partial[T] = Acc;
+}
+
 /// Reduces the row-major [\p Outer, \p Rows, \p Columns] \p In over its
 /// rows into the Outer * Columns accumulators at \p Out, on the current
 /// stream, each element read as acc_t by \p Load: a conversion (a float16
@@ -210,6 +240,23 @@ void reduceColumns(const In_t *In, int64_t Outer, int64_t Rows, int64_t Columns,
                    acc_t *Out, Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
   constexpr int kThreads = 256;
   cudaStream_t Stream = getCurrentCUDAStream();
+  // Narrow rows with more rows than the grid's threads hold columns.
+  constexpr int64_t kGridThreads = int64_t(1024) * kThreads;
+  if (Outer == 1 && Columns < 32 && Rows > kGridThreads / Columns) {
+    const int64_t Stride = kGridThreads / Columns * Columns;
+    DataPtr Partial = CUDACachingAllocator::allocateTempStorage(
+        static_cast<size_t>(Stride) * sizeof(acc_t));
+    acc_t *Partials = static_cast<acc_t *>(Partial.get());
+    narrowColumnsKernel<<<static_cast<unsigned>((Stride + kThreads - 1) /
+                                                kThreads),
+                          kThreads, 0, Stream>>>(In, Rows * Columns, Stride,
+                                                 Reduce, Init, Load, Partials);
+    SK_CUDA_KERNEL_LAUNCH_CHECK();
+    // Stride / Columns rows: not narrow again.
+    reduceColumns(Partials, 1, Stride / Columns, Columns, Out, Reduce, Init,
+                  ConvertTo<acc_t, acc_t>{});
+    return;
+  }
   const int64_t AllColumns = Outer * Columns;
   int64_t ColumnBlocks = (AllColumns + kThreads - 1) / kThreads;
   // About a thousand blocks in all, each folding at least 16 rows.

@@ -771,6 +771,21 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
     if (isFloatingType(D))
       checkOp([](auto &X) { return sk::mean(X[0], {1}, true); },
               {scrambled({7, 600, 40}, D)});
+    // Narrow rows, more than the grid's threads hold (262144 / Columns):
+    // each thread folds one residue class of the flat input (Note [Column
+    // reductions on CUDA]); 2 and 3 columns, a run of two dims, and 31.
+    checkOp([](auto &X) { return sk::sum(X[0], {0}); },
+            {values({300000, 2}, D, 10)});
+    checkOp(
+        [](auto &X) {
+          return sk::sum(X[0], {0, 1}, true);
+        },
+        {values({1000, 300, 3}, D, 11)});
+    checkOp([](auto &X) { return sk::amax(X[0], {0}); },
+            {scrambled({20000, 31}, D)});
+    if (isFloatingType(D))
+      checkOp([](auto &X) { return sk::mean(X[0], {0}); },
+              {values({300000, 3}, D, 12)});
     // A kept size-1 dim inside the reduced run: one run of 600 rows.
     checkOp(
         [](auto &X) {
@@ -861,6 +876,15 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
         return sk::count_nonzero(X[0], {0, 1});
       },
       {values({64, 40, 33}, kInt, 7)});
+  // Narrow rows, folded a residue class a thread: counts, and a NaN in the
+  // last row and in the first.
+  checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{0}); },
+          {values({300000, 2}, kFloat, 10)});
+  Tensor NarrowNaN = values({200000, 3}, kFloat, 11);
+  NarrowNaN.select(0, 199999).select(0, 1).fill_(NAN);
+  NarrowNaN.select(0, 0).select(0, 2).fill_(NAN);
+  checkOp([](auto &X) { return sk::amax(X[0], {0}); }, {NarrowNaN});
+  checkOp([](auto &X) { return sk::amin(X[0], {0}); }, {NarrowNaN});
   // Into an out= with gaps, through a contiguous temporary.
   Tensor Counts =
       sk::empty({6, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);

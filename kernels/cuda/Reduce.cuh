@@ -180,10 +180,11 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
 // Without (Outer == 1), narrow rows would leave most of each warp idle (a
 // sum over dim 0 of [N, 2]: two threads of 256 a block, each folding N /
 // 1024 rows), and the copy would leave as few segments; there each thread
-// of the grid folds one residue class of the flat input modulo a multiple
-// of Columns, Stride, so that its values all lie in one column and a warp
-// reads 32 adjacent elements (narrowColumnsKernel), and the [Stride /
-// Columns, Columns] partials are reduced by columns as above.
+// of the grid folds one residue class of the flat input modulo the grid's
+// threads, in blocks of a multiple of Columns, so that its values all lie
+// in one column and a warp reads 32 adjacent elements
+// (narrowColumnsKernel); each block folds its threads' by column, and the
+// blocks' [1024, Columns] partials are reduced by columns as above.
 
 /// Partial[chunk, j] = Reduce over rows [chunk * RowsPerChunk, ...) of
 /// column j = (o, c) of the row-major [Columns / Inner, Rows, Inner] \p In,
@@ -207,19 +208,23 @@ __global__ void columnReduceKernel(const In_t *In, int64_t Rows,
   Partial[blockIdx.y * Columns + Column] = Acc;
 }
 
-/// Partial[T] = Reduce over the elements I < \p Total of \p In with
-/// I % \p Stride == T, for T < Stride, read as acc_t by \p Load: with Stride
-/// a multiple of the columns of a row-major matrix, thread T folds column
-/// T % Columns (Note [Column reductions on CUDA]). Four loads in flight.
+/// The threads of a block of narrowColumnsKernel, at most.
+constexpr int kNarrowThreads = 256;
+
+/// Partial[b, c] = Reduce over column c of the elements that block b reads
+/// of the row-major [Total / \p Columns, \p Columns] \p In, read as acc_t by
+/// \p Load. The blocks' threads, a multiple of Columns each, take the
+/// elements congruent to them modulo the grid's threads: each thread's lie
+/// in one column, threadIdx.x % Columns (Note [Column reductions on CUDA]).
+/// Four loads in flight; then the first Columns threads fold the block's.
 template <typename acc_t, typename In_t, typename Op, typename LoadFn>
-__global__ void narrowColumnsKernel(const In_t *In, int64_t Total,
-                                    int64_t Stride, Op Reduce, acc_t Init,
-                                    LoadFn Load, acc_t *Partial) {
-  int64_t T = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (T >= Stride)
-    return;
+__global__ void narrowColumnsKernel(const In_t *In, int64_t Total, int Columns,
+                                    Op Reduce, acc_t Init, LoadFn Load,
+                                    acc_t *Partial) {
+  __shared__ acc_t Threads[kNarrowThreads];
+  const int64_t Stride = int64_t(gridDim.x) * blockDim.x;
+  int64_t I = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   acc_t Acc = Init;
-  int64_t I = T;
   for (; I + 3 * Stride < Total; I += 4 * Stride) {
     acc_t V0 = Load(In[I]), V1 = Load(In[I + Stride]);
     acc_t V2 = Load(In[I + 2 * Stride]), V3 = Load(In[I + 3 * Stride]);
@@ -227,7 +232,14 @@ __global__ void narrowColumnsKernel(const In_t *In, int64_t Total,
   }
   for (; I < Total; I += Stride)
     Acc = Reduce(Acc, Load(In[I]));
-  Partial[T] = Acc;
+  Threads[threadIdx.x] = Acc;
+  __syncthreads();
+  if (static_cast<int>(threadIdx.x) < Columns) {
+    acc_t Column = Acc;
+    for (unsigned J = threadIdx.x + Columns; J < blockDim.x; J += Columns)
+      Column = Reduce(Column, Threads[J]);
+    Partial[blockIdx.x * int64_t(Columns) + threadIdx.x] = Column;
+  }
 }
 
 /// Reduces the row-major [\p Outer, \p Rows, \p Columns] \p In over its
@@ -240,20 +252,20 @@ void reduceColumns(const In_t *In, int64_t Outer, int64_t Rows, int64_t Columns,
                    acc_t *Out, Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
   constexpr int kThreads = 256;
   cudaStream_t Stream = getCurrentCUDAStream();
-  // Narrow rows with more rows than the grid's threads hold columns.
-  constexpr int64_t kGridThreads = int64_t(1024) * kThreads;
-  if (Outer == 1 && Columns < 32 && Rows > kGridThreads / Columns) {
-    const int64_t Stride = kGridThreads / Columns * Columns;
+  // Narrow rows, more values than the grid's threads (about 262144).
+  constexpr int64_t kNarrowBlocks = 1024;
+  if (Outer == 1 && Columns < 32 &&
+      Rows > kNarrowBlocks * kNarrowThreads / Columns) {
+    const int Threads = kNarrowThreads / Columns * static_cast<int>(Columns);
     DataPtr Partial = CUDACachingAllocator::allocateTempStorage(
-        static_cast<size_t>(Stride) * sizeof(acc_t));
+        static_cast<size_t>(kNarrowBlocks * Columns) * sizeof(acc_t));
     acc_t *Partials = static_cast<acc_t *>(Partial.get());
-    narrowColumnsKernel<<<static_cast<unsigned>((Stride + kThreads - 1) /
-                                                kThreads),
-                          kThreads, 0, Stream>>>(In, Rows * Columns, Stride,
-                                                 Reduce, Init, Load, Partials);
+    narrowColumnsKernel<<<kNarrowBlocks, Threads, 0, Stream>>>(
+        In, Rows * Columns, static_cast<int>(Columns), Reduce, Init, Load,
+        Partials);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
-    // Stride / Columns rows: not narrow again.
-    reduceColumns(Partials, 1, Stride / Columns, Columns, Out, Reduce, Init,
+    // The blocks' [kNarrowBlocks, Columns] partials: not narrow again.
+    reduceColumns(Partials, 1, kNarrowBlocks, Columns, Out, Reduce, Init,
                   ConvertTo<acc_t, acc_t>{});
     return;
   }

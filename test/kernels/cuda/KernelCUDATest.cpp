@@ -661,8 +661,8 @@ TEST_F(CUDAPointwiseTest, InnerVectorOperands_MatchCpu) {
     checkOp([](auto &X) { return sk::add(X[0], X[1].t()); },
             {values({8, 8}, D, 0), values({8, 8}, D, 1)});
   }
-  // Planes of rows 26 elements apart: the second dimension's rows are
-  // aligned, the first's are not.
+  // Planes 26 elements apart (TensorIterator merges each plane's rows into
+  // one of 24): aligned rows, misaligned planes.
   checkOp(
       [](auto &X) {
         return sk::add(X[0], X[1].as_strided({2, 3, 8}, {26, 8, 1}));
@@ -771,9 +771,10 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
     if (isFloatingType(D))
       checkOp([](auto &X) { return sk::mean(X[0], {1}, true); },
               {scrambled({7, 600, 40}, D)});
-    // Narrow rows, more than the grid's threads hold (262144 / Columns):
-    // each thread folds one residue class of the flat input (Note [Column
-    // reductions on CUDA]); 2 and 3 columns, a run of two dims, and 31.
+    // Narrow rows, more values than the grid's threads (262144): each
+    // thread folds one residue class of the flat input (Note [Column
+    // reductions on CUDA]); 2 and 3 columns, a run of two dims, 31 columns
+    // whose sums all differ, and 2M values, several rounds of four loads.
     checkOp([](auto &X) { return sk::sum(X[0], {0}); },
             {values({300000, 2}, D, 10)});
     checkOp(
@@ -781,8 +782,13 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
           return sk::sum(X[0], {0, 1}, true);
         },
         {values({1000, 300, 3}, D, 11)});
-    checkOp([](auto &X) { return sk::amax(X[0], {0}); },
-            {scrambled({20000, 31}, D)});
+    // Means where a float16 sum would overflow.
+    Op SumOrMean = [](auto &X) {
+      return isFloatingType(X[0].scalar_type()) ? sk::mean(X[0], {0})
+                                                : sk::sum(X[0], {0});
+    };
+    checkOp(SumOrMean, {scrambled({20000, 31}, D)});
+    checkOp(SumOrMean, {scrambled({int64_t(1) << 20, 2}, D)});
     if (isFloatingType(D))
       checkOp([](auto &X) { return sk::mean(X[0], {0}); },
               {values({300000, 3}, D, 12)});
@@ -885,6 +891,13 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   NarrowNaN.select(0, 0).select(0, 2).fill_(NAN);
   checkOp([](auto &X) { return sk::amax(X[0], {0}); }, {NarrowNaN});
   checkOp([](auto &X) { return sk::amin(X[0], {0}); }, {NarrowNaN});
+  // all and any down narrow columns, one column true throughout and one
+  // false but for one value.
+  Tensor Flags = sk::zeros({300000, 2}, TensorOptions().dtype(kBool));
+  Flags.select(1, 0).fill_(1);
+  Flags.select(0, 123456).select(0, 1).fill_(1);
+  checkOp([](auto &X) { return sk::all(X[0], 0); }, {Flags});
+  checkOp([](auto &X) { return sk::any(X[0], 0); }, {Flags});
   // Into an out= with gaps, through a contiguous temporary.
   Tensor Counts =
       sk::empty({6, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);

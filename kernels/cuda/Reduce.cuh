@@ -221,7 +221,7 @@ template <typename acc_t, typename In_t, typename Op, typename LoadFn>
 __global__ void narrowColumnsKernel(const In_t *In, int64_t Total, int Columns,
                                     Op Reduce, acc_t Init, LoadFn Load,
                                     acc_t *Partial) {
-  __shared__ acc_t Threads[kNarrowThreads];
+  __shared__ acc_t ThreadResults[kNarrowThreads];
   const int64_t Stride = int64_t(gridDim.x) * blockDim.x;
   int64_t I = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   acc_t Acc = Init;
@@ -232,12 +232,12 @@ __global__ void narrowColumnsKernel(const In_t *In, int64_t Total, int Columns,
   }
   for (; I < Total; I += Stride)
     Acc = Reduce(Acc, Load(In[I]));
-  Threads[threadIdx.x] = Acc;
+  ThreadResults[threadIdx.x] = Acc;
   __syncthreads();
   if (static_cast<int>(threadIdx.x) < Columns) {
     acc_t Column = Acc;
     for (unsigned J = threadIdx.x + Columns; J < blockDim.x; J += Columns)
-      Column = Reduce(Column, Threads[J]);
+      Column = Reduce(Column, ThreadResults[J]);
     Partial[blockIdx.x * int64_t(Columns) + threadIdx.x] = Column;
   }
 }

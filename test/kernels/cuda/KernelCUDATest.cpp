@@ -253,8 +253,8 @@ TEST(CUDALauncherTest, InnerVectors_PlanBroadcastsAndAlignedRows) {
   EXPECT_FALSE(Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, Shifted));
   const void *RepeatedShifted[3] = {Out, X, Y + 1};
   EXPECT_TRUE(Plan({8, 4}, {{4, 32}, {4, 32}, {0, 4}}, RepeatedShifted));
-  // Every outer dimension's rows are aligned, not only the first's: X's
-  // planes are 104 bytes apart.
+  // Every outer dimension's rows must be aligned, not only the first's:
+  // X's planes 112 bytes apart are, 104 apart are not.
   EXPECT_TRUE(Plan({8, 3, 2}, {{4, 32, 96}, {4, 32, 112}, {0, 4, 12}}, Ptrs));
   EXPECT_FALSE(Plan({8, 3, 2}, {{4, 32, 96}, {4, 32, 104}, {0, 4, 12}}, Ptrs));
   // An output that steps two elements along its rows is not written in
@@ -782,7 +782,7 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
           return sk::sum(X[0], {0, 1}, true);
         },
         {values({1000, 300, 3}, D, 11)});
-    // Means where a float16 sum would overflow.
+    // Means of floating dtypes, whose float16 sums would overflow.
     Op SumOrMean = [](auto &X) {
       return isFloatingType(X[0].scalar_type()) ? sk::mean(X[0], {0})
                                                 : sk::sum(X[0], {0});

@@ -37,14 +37,13 @@ strip --strip-debug "$stage"/cuda-checks/bin/*
 # The C and C++ runtimes and the driver are the machine's own; the CUDA
 # toolkit's libraries come with its toolkit (or PyTorch's wheels), which
 # utils/run-cuda-checks.sh expects on LD_LIBRARY_PATH there.
-if missing=$(for p in "$stage"/cuda-checks/bin/*; do ldd "$p"; done |
-             grep 'not found'); then
+deps=$(for p in "$stage"/cuda-checks/bin/*; do ldd "$p"; done)
+if missing=$(grep 'not found' <<< "$deps"); then
   echo "pack-cuda-checks: libraries not found here:" >&2
   echo "$missing" | sort -u >&2
   exit 1
 fi
-for p in "$stage"/cuda-checks/bin/*; do ldd "$p"; done |
-  awk '/=> \//{print $3}' | sort -u |
+awk '/=> \//{print $3}' <<< "$deps" | sort -u |
   grep -vE '/(ld-linux|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcurand|libnvrtc|libnvJitLink)[.-]' |
   while read -r lib; do cp -L "$lib" "$stage/cuda-checks/lib/"; done
 # One dictionary over all the programs: they share the kernel library's

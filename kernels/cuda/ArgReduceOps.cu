@@ -302,6 +302,9 @@ void launchArgSegments(const cuda::ReductionInput &In, acc_t Worst, T *Values,
 constexpr int64_t kMinArgColumns = 32768;
 constexpr int64_t kMaxArgColumnRows = 64;
 constexpr int64_t kFullArgColumns = 262144;
+// Layouts of narrow rows after kept dims, which getColumnLayout gives only
+// for narrowColumnsKernel, stay with the copy.
+static_assert(cuda::kNarrowBlocks * 31 < kMinArgColumns);
 
 /// One thread per column j = (o, c) of the row-major [Columns / Inner,
 /// Rows, Inner] \p In (Note [Column reductions on CUDA]): the first

@@ -174,17 +174,37 @@ void cubReduce(InputIt In, OutputIt Out, int64_t Segments, int64_t Length,
 // of rows, so that a warp reads 32 adjacent elements of a row at a time,
 // and the chunks (enough blocks to fill the GPU) leave partial results
 // that a second pass of the same kernel folds, as PyTorch's ReduceConfig
-// splits the reduced dimension across blocks for outer reductions. With
-// kept dims before the run too (Outer > 1), rows of fewer than 32 columns
-// would leave a warp reading several short runs; those take the copy.
-// Without (Outer == 1), narrow rows would leave most of each warp idle (a
-// sum over dim 0 of [N, 2]: two threads of 256 a block, each folding N /
-// 1024 rows), and the copy would leave as few segments; there each thread
-// of the grid folds one residue class of the flat input modulo the grid's
-// threads, in blocks of a multiple of Columns, so that its values all lie
-// in one column and a warp reads 32 adjacent elements
-// (narrowColumnsKernel); each block folds its threads' by column, and the
-// blocks' [1024, Columns] partials are reduced by columns as above.
+// splits the reduced dimension across blocks for outer reductions. Rows
+// of fewer than 32 columns would leave most of each warp idle (a sum over
+// dim 0 of [N, 2]: two threads of 256 a block, each folding N / 1024
+// rows) or, with kept dims before the run too (Outer > 1), reading several
+// short runs, and the copy would leave as few segments. Where each slab
+// [Rows, Columns] has more values than its share of a grid of 1024 blocks
+// holds threads, each thread of the slab's blocks folds one residue class
+// of the slab modulo their threads, in blocks of a multiple of Columns, so
+// that its values all lie in one column and a warp reads 32 adjacent
+// elements (narrowColumnsKernel); each block folds its threads' by column,
+// and the blocks' [Outer, Blocks, Columns] partials are reduced by columns
+// as above. Other narrow rows with kept dims before them take the copy.
+
+/// The [Outer, Rows, Columns] view of Note [Column reductions on CUDA].
+struct ColumnLayout {
+  int64_t Outer = 1;
+  int64_t Rows = 1;
+  int64_t Columns = 1;
+};
+
+/// The blocks of narrowColumnsKernel in all, and the threads of one at most.
+constexpr int64_t kNarrowBlocks = 1024;
+constexpr int kNarrowThreads = 256;
+
+/// Whether \p L takes narrowColumnsKernel: rows of fewer than 32 columns,
+/// at most one slab a block, and more values a slab than its blocks hold
+/// threads (Note [Column reductions on CUDA]).
+inline bool readsNarrowColumns(const ColumnLayout &L) {
+  return L.Columns < 32 && L.Outer <= kNarrowBlocks &&
+         L.Rows > kNarrowBlocks / L.Outer * kNarrowThreads / L.Columns;
+}
 
 /// Partial[chunk, j] = Reduce over rows [chunk * RowsPerChunk, ...) of
 /// column j = (o, c) of the row-major [Columns / Inner, Rows, Inner] \p In,
@@ -208,29 +228,29 @@ __global__ void columnReduceKernel(const In_t *In, int64_t Rows,
   Partial[blockIdx.y * Columns + Column] = Acc;
 }
 
-/// The threads of a block of narrowColumnsKernel, at most.
-constexpr int kNarrowThreads = 256;
-
-/// Partial[b, c] = Reduce over column c of the elements that block b reads
-/// of the row-major [Total / \p Columns, \p Columns] \p In, read as acc_t by
-/// \p Load. The blocks' threads, a multiple of Columns each, take the
-/// elements congruent to them modulo the grid's threads: each thread's lie
-/// in one column, threadIdx.x % Columns (Note [Column reductions on CUDA]).
-/// Four loads in flight; then the first Columns threads fold the block's.
+/// Partial[s, b, c] = Reduce over column c of the elements that block b
+/// of slab s = blockIdx.y reads of the row-major [Outer, Rows, Columns]
+/// \p In, each slab \p SlabSize = Rows * Columns elements, read as acc_t
+/// by \p Load. A slab's blocks, of a multiple of Columns threads each,
+/// take its elements congruent to their threads modulo all of theirs: each
+/// thread's lie in one column, threadIdx.x % Columns (Note [Column
+/// reductions on CUDA]). Four loads in flight; then the first Columns
+/// threads fold the block's.
 template <typename acc_t, typename In_t, typename Op, typename LoadFn>
-__global__ void narrowColumnsKernel(const In_t *In, int64_t Total, int Columns,
-                                    Op Reduce, acc_t Init, LoadFn Load,
-                                    acc_t *Partial) {
+__global__ void narrowColumnsKernel(const In_t *In, int64_t SlabSize,
+                                    int Columns, Op Reduce, acc_t Init,
+                                    LoadFn Load, acc_t *Partial) {
   __shared__ acc_t ThreadResults[kNarrowThreads];
+  In += blockIdx.y * SlabSize;
   const int64_t Stride = int64_t(gridDim.x) * blockDim.x;
   int64_t I = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   acc_t Acc = Init;
-  for (; I + 3 * Stride < Total; I += 4 * Stride) {
+  for (; I + 3 * Stride < SlabSize; I += 4 * Stride) {
     acc_t V0 = Load(In[I]), V1 = Load(In[I + Stride]);
     acc_t V2 = Load(In[I + 2 * Stride]), V3 = Load(In[I + 3 * Stride]);
     Acc = Reduce(Reduce(Reduce(Reduce(Acc, V0), V1), V2), V3);
   }
-  for (; I < Total; I += Stride)
+  for (; I < SlabSize; I += Stride)
     Acc = Reduce(Acc, Load(In[I]));
   ThreadResults[threadIdx.x] = Acc;
   __syncthreads();
@@ -238,35 +258,37 @@ __global__ void narrowColumnsKernel(const In_t *In, int64_t Total, int Columns,
     acc_t Column = Acc;
     for (unsigned J = threadIdx.x + Columns; J < blockDim.x; J += Columns)
       Column = Reduce(Column, ThreadResults[J]);
-    Partial[blockIdx.x * int64_t(Columns) + threadIdx.x] = Column;
+    int64_t Block = blockIdx.y * int64_t(gridDim.x) + blockIdx.x;
+    Partial[Block * Columns + threadIdx.x] = Column;
   }
 }
 
-/// Reduces the row-major [\p Outer, \p Rows, \p Columns] \p In over its
-/// rows into the Outer * Columns accumulators at \p Out, on the current
-/// stream, each element read as acc_t by \p Load: a conversion (a float16
-/// or bfloat16 input accumulating in float32), or count_nonzero's test.
+/// Reduces the row-major [Outer, Rows, Columns] \p In of layout \p L
+/// over its rows into the Outer * Columns accumulators at \p Out, on the
+/// current stream, each element read as acc_t by \p Load: a conversion (a
+/// float16 or bfloat16 input accumulating in float32), or count_nonzero's
+/// test.
 template <typename acc_t, typename In_t, typename Op,
           typename LoadFn = ConvertTo<acc_t, In_t>>
-void reduceColumns(const In_t *In, int64_t Outer, int64_t Rows, int64_t Columns,
-                   acc_t *Out, Op Reduce, acc_t Init, LoadFn Load = LoadFn()) {
+void reduceColumns(const In_t *In, const ColumnLayout &L, acc_t *Out, Op Reduce,
+                   acc_t Init, LoadFn Load = LoadFn()) {
   constexpr int kThreads = 256;
   cudaStream_t Stream = getCurrentCUDAStream();
-  // Narrow rows, more values than the grid's threads (about 262144).
-  constexpr int64_t kNarrowBlocks = 1024;
-  if (Outer == 1 && Columns < 32 &&
-      Rows > kNarrowBlocks * kNarrowThreads / Columns) {
+  const auto [Outer, Rows, Columns] = L;
+  if (readsNarrowColumns(L)) {
+    const int64_t SlabBlocks = kNarrowBlocks / Outer;
     const int Threads = kNarrowThreads / Columns * static_cast<int>(Columns);
     DataPtr Partial = CUDACachingAllocator::allocateTempStorage(
-        static_cast<size_t>(kNarrowBlocks * Columns) * sizeof(acc_t));
+        static_cast<size_t>(Outer * SlabBlocks * Columns) * sizeof(acc_t));
     acc_t *Partials = static_cast<acc_t *>(Partial.get());
-    narrowColumnsKernel<<<kNarrowBlocks, Threads, 0, Stream>>>(
+    dim3 Grid(static_cast<unsigned>(SlabBlocks), static_cast<unsigned>(Outer));
+    narrowColumnsKernel<<<Grid, Threads, 0, Stream>>>(
         In, Rows * Columns, static_cast<int>(Columns), Reduce, Init, Load,
         Partials);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
-    // The blocks' [kNarrowBlocks, Columns] partials: not narrow again.
-    reduceColumns(Partials, 1, kNarrowBlocks, Columns, Out, Reduce, Init,
-                  ConvertTo<acc_t, acc_t>{});
+    // The blocks' [Outer, SlabBlocks, Columns] partials: not narrow again.
+    reduceColumns(Partials, ColumnLayout{Outer, SlabBlocks, Columns}, Out,
+                  Reduce, Init, ConvertTo<acc_t, acc_t>{});
     return;
   }
   const int64_t AllColumns = Outer * Columns;
@@ -298,13 +320,9 @@ void reduceColumns(const In_t *In, int64_t Outer, int64_t Rows, int64_t Columns,
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
-/// The [Outer, Rows, Columns] view of Note [Column reductions on CUDA],
-/// when \p Self has that layout for \p Mask.
-struct ColumnLayout {
-  int64_t Outer = 1;
-  int64_t Rows = 1;
-  int64_t Columns = 1;
-};
+/// The [Outer, Rows, Columns] view of \p Self for \p Mask, where it has
+/// one and the column kernels read it well (Note [Column reductions on
+/// CUDA]).
 inline std::optional<ColumnLayout>
 getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask) {
   if (!Self.is_contiguous() || Self.numel() == 0)
@@ -333,7 +351,8 @@ getColumnLayout(const Tensor &Self, const TensorIteratorBase::DimMask &Mask) {
   // Nothing reduced, or nothing kept after the run: contiguous segments.
   if (Part != After)
     return std::nullopt;
-  if (L.Outer > 1 && L.Columns < 32)
+  // Several short runs a warp, too few values to spread over the grid.
+  if (L.Outer > 1 && L.Columns < 32 && !readsNarrowColumns(L))
     return std::nullopt;
   return L;
 }

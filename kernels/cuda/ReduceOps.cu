@@ -99,8 +99,7 @@ bool readReducedInPlace(const Tensor &Self, const DimMask &Mask, acc_t *AccData,
   if (std::optional<cuda::ColumnLayout> Columns =
           cuda::getColumnLayout(Self, Mask)) {
     // Note [Column reductions on CUDA] in Reduce.cuh.
-    cuda::reduceColumns(static_cast<const In_t *>(Self.data_ptr()),
-                        Columns->Outer, Columns->Rows, Columns->Columns,
+    cuda::reduceColumns(static_cast<const In_t *>(Self.data_ptr()), *Columns,
                         AccData, Reduce, Init, Load);
     return true;
   }

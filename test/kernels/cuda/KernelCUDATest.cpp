@@ -792,6 +792,19 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
     if (isFloatingType(D))
       checkOp([](auto &X) { return sk::mean(X[0], {0}); },
               {values({300000, 3}, D, 12)});
+    // Kept dims before narrow rows too: each slab [Rows, Columns] spread
+    // over its share of the grid's blocks and folded as above. 4 slabs of
+    // 3 columns, 3 of a run of two dims with a size-1 dim inside, and 1000
+    // slabs of 7 columns, one block each.
+    auto SumOrMeanOver = [](std::vector<int64_t> Dims) -> Op {
+      return [Dims](auto &X) {
+        return isFloatingType(X[0].scalar_type()) ? sk::mean(X[0], Dims)
+                                                  : sk::sum(X[0], Dims);
+      };
+    };
+    checkOp(SumOrMeanOver({1}), {scrambled({4, 100000, 3}, D)});
+    checkOp(SumOrMeanOver({1, 3}), {scrambled({3, 300, 1, 400, 5}, D)});
+    checkOp(SumOrMeanOver({1}), {scrambled({1000, 300, 7}, D)});
     // A kept size-1 dim inside the reduced run: one run of 600 rows.
     checkOp(
         [](auto &X) {
@@ -891,6 +904,15 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   NarrowNaN.select(0, 0).select(0, 2).fill_(NAN);
   checkOp([](auto &X) { return sk::amax(X[0], {0}); }, {NarrowNaN});
   checkOp([](auto &X) { return sk::amin(X[0], {0}); }, {NarrowNaN});
+  // The same after kept dims: a NaN in the last slab's last row and in the
+  // first slab's first, counts, and all and any over 2 slabs.
+  Tensor SlabsNaN = values({4, 60000, 3}, kFloat, 12);
+  SlabsNaN.select(0, 3).select(0, 59999).select(0, 1).fill_(NAN);
+  SlabsNaN.select(0, 0).select(0, 0).select(0, 2).fill_(NAN);
+  checkOp([](auto &X) { return sk::amax(X[0], {1}); }, {SlabsNaN});
+  checkOp([](auto &X) { return sk::amin(X[0], {1}); }, {SlabsNaN});
+  checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{1}); },
+          {values({3, 100000, 2}, kFloat, 13)});
   // all and any down narrow columns, one column true throughout and one
   // false but for one value.
   Tensor Flags = sk::zeros({300000, 2}, TensorOptions().dtype(kBool));
@@ -898,6 +920,12 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   Flags.select(0, 123456).select(0, 1).fill_(1);
   checkOp([](auto &X) { return sk::all(X[0], 0); }, {Flags});
   checkOp([](auto &X) { return sk::any(X[0], 0); }, {Flags});
+  Tensor SlabFlags = sk::zeros({2, 300000, 2}, TensorOptions().dtype(kBool));
+  SlabFlags.select(0, 0).copy_(Flags);
+  SlabFlags.select(0, 1).select(1, 1).fill_(1);
+  SlabFlags.select(0, 1).select(0, 299999).select(0, 0).fill_(1);
+  checkOp([](auto &X) { return sk::all(X[0], 1); }, {SlabFlags});
+  checkOp([](auto &X) { return sk::any(X[0], 1); }, {SlabFlags});
   // Into an out= with gaps, through a contiguous temporary.
   Tensor Counts =
       sk::empty({6, 2}, TensorOptions(kCuda).dtype(kLong)).select(1, 1);

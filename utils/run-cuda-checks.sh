@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every check of the CUDA backend that needs a GPU, in one run: the CUDA
 # kernel tests, the generated MetaConsistency_CUDA tests and the runtime's
-# CUDA tests; the kernel and runtime tests again under compute-sanitizer's
-# memcheck, racecheck and initcheck; the differential test on CUDA against
+# CUDA tests; all three again under compute-sanitizer's memcheck,
+# racecheck and initcheck; the differential test on CUDA against
 # the CPU kernels and, where python3 imports PyTorch, against PyTorch's
 # CUDA kernels (in shards, each with its own python3); all of these side by
 # side, then skc-bench-kernels-cuda alone. Each run's log goes into the
@@ -150,6 +150,8 @@ if [[ -n $sanitizer ]]; then
       "$kernel_tests" --gtest_brief=1
     launch "$tool-runtime" "$sanitizer" --tool "$tool" --error-exitcode 9 \
       "$runtime_tests" --gtest_brief=1
+    launch "$tool-meta" "$sanitizer" --tool "$tool" --error-exitcode 9 \
+      "$meta_tests" --gtest_filter='MetaConsistency_CUDA.*' --gtest_brief=1
   done
 fi
 launch differential-cpu "$differential" \

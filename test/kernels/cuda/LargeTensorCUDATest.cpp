@@ -7,8 +7,10 @@
 /// \file
 /// The CUDA kernels over tensors of 2^31 elements or bytes or more, where
 /// each switches from 32-bit index math to 64-bit (can_use_32bit_indexing,
-/// fitsInt32GridIndex, poolFitsInt32): elementwise operators, device
-/// random numbers, batch_norm, the reductions and max_pool2d. Each test
+/// fitsInt32GridIndex, poolFitsInt32) or whose row or element offsets
+/// could overflow 32 bits: elementwise operators, log_softmax and
+/// layer_norm, index_select, cat, upsample_nearest1d, device random
+/// numbers, batch_norm, the reductions and max_pool2d. Each test
 /// needs several GB of device memory, as PyTorch's largeTensorTest ones
 /// do, and skips where the device has less free. The inputs are patterns
 /// whose results are known, or device random numbers; results are checked
@@ -119,6 +121,76 @@ TEST_F(CUDALargeTensorTest, Elementwise_PastTwoGiB_MatchesCPUSlices) {
              [&](int64_t First, int64_t N) {
                return sk::add(toCPU(X.t().narrow(0, First, N)),
                               toCPU(Y.narrow(0, First, N)));
+             });
+}
+
+TEST_F(CUDALargeTensorTest, RowKernels_RowsPast2To31Values_MatchCPUSlices) {
+  if (std::string Why = lackOfMemory(10); !Why.empty())
+    GTEST_SKIP() << Why;
+  // 2^31 + 2048 bfloat16 values in rows of 1024: rows past 2^31 values
+  // from row 2^21 on. log_softmax rather than softmax, whose values of
+  // about 1e-3 any row's would match within bfloat16's tolerance.
+  const int64_t Rows = (int64_t(1) << 21) + 2, Cols = 1024;
+  const int64_t Boundary = k2To31 / Cols;
+  Tensor X = sk::randn({Rows, Cols}, onCUDA(kBFloat16));
+  auto Slice = [&](int64_t First, int64_t N) {
+    return toCPU(X.narrow(0, First, N));
+  };
+  expectRows(sk::log_softmax(X, 1), {0, Boundary - 1, Rows - 2},
+             [&](int64_t First, int64_t N) {
+               return sk::log_softmax(Slice(First, N), 1);
+             });
+  expectRows(sk::layer_norm(X, {Cols}), {0, Boundary - 1, Rows - 2},
+             [&](int64_t First, int64_t N) {
+               return sk::layer_norm(Slice(First, N), {Cols});
+             });
+}
+
+TEST_F(CUDALargeTensorTest,
+       IndexSelect_OutputPast2To31Values_MatchesCPUSlices) {
+  if (std::string Why = lackOfMemory(8); !Why.empty())
+    GTEST_SKIP() << Why;
+  // 2056 of the 64 columns of each of 2^20 rows: 2^31 + 8M output values,
+  // the index running along dim 1 and broadcast over the rows, through
+  // the gather kernel's 64-bit offsets (fitsInt32GridIndex says no).
+  const int64_t Rows = int64_t(1) << 20, Picks = 2056;
+  Tensor Src = sk::randn({Rows, 64}, onCUDA(kBFloat16));
+  Tensor Index = randomCPU({Picks}, kInt, 3, 0, 64);
+  expectRows(sk::index_select(Src, 1, toCUDA(Index)),
+             {0, k2To31 / Picks - 1, Rows - 2}, [&](int64_t First, int64_t N) {
+               return sk::index_select(toCPU(Src.narrow(0, First, N)), 1,
+                                       Index);
+             });
+}
+
+TEST_F(CUDALargeTensorTest, Cat_InputsPastTwoGiB_MatchesInputs) {
+  if (std::string Why = lackOfMemory(10); !Why.empty())
+    GTEST_SKIP() << Why;
+  // Two bfloat16 vectors of 2^31 + 16 bytes each, into one of twice that.
+  const int64_t N = (int64_t(1) << 30) + 8;
+  Tensor A = sk::randn({N}, onCUDA(kBFloat16));
+  Tensor B = sk::randn({N}, onCUDA(kBFloat16));
+  Tensor Out = sk::cat({A, B});
+  ASSERT_EQ(Out.numel(), 2 * N);
+  expectEqual(Out.narrow(0, 0, 8), toCPU(A.narrow(0, 0, 8)));
+  expectEqual(Out.narrow(0, N - 8, 8), toCPU(A.narrow(0, N - 8, 8)));
+  expectEqual(Out.narrow(0, N, 8), toCPU(B.narrow(0, 0, 8)));
+  expectEqual(Out.narrow(0, 2 * N - 8, 8), toCPU(B.narrow(0, N - 8, 8)));
+}
+
+TEST_F(CUDALargeTensorTest, UpsampleNearest1d_OutputPast2To31Values) {
+  if (std::string Why = lackOfMemory(8); !Why.empty())
+    GTEST_SKIP() << Why;
+  // [1, 2^20 + 2, 1024] bfloat16 to width 2048: 2^31 + 4096 output
+  // values, the last two rows past 2^31 (fitsInt32GridIndex says no).
+  const int64_t Channels = (int64_t(1) << 20) + 2;
+  Tensor X = sk::randn({1, Channels, 1024}, onCUDA(kBFloat16));
+  Tensor Out = sk::upsample_nearest1d(X, {2048});
+  expectRows(Out.select(0, 0), {0, Channels / 2, Channels - 2},
+             [&](int64_t First, int64_t N) {
+               return sk::upsample_nearest1d(toCPU(X.narrow(1, First, N)),
+                                             {2048})
+                   .select(0, 0);
              });
 }
 

@@ -783,12 +783,14 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
         },
         {values({1000, 300, 3}, D, 11)});
     // Means of floating dtypes, whose float16 sums would overflow.
-    Op SumOrMean = [](auto &X) {
-      return isFloatingType(X[0].scalar_type()) ? sk::mean(X[0], {0})
-                                                : sk::sum(X[0], {0});
+    auto SumOrMeanOver = [](std::vector<int64_t> Dims) -> Op {
+      return [Dims](auto &X) {
+        return isFloatingType(X[0].scalar_type()) ? sk::mean(X[0], Dims)
+                                                  : sk::sum(X[0], Dims);
+      };
     };
-    checkOp(SumOrMean, {scrambled({20000, 31}, D)});
-    checkOp(SumOrMean, {scrambled({int64_t(1) << 20, 2}, D)});
+    checkOp(SumOrMeanOver({0}), {scrambled({20000, 31}, D)});
+    checkOp(SumOrMeanOver({0}), {scrambled({int64_t(1) << 20, 2}, D)});
     if (isFloatingType(D))
       checkOp([](auto &X) { return sk::mean(X[0], {0}); },
               {values({300000, 3}, D, 12)});
@@ -796,12 +798,6 @@ TEST_F(CUDAReduceTest, SumMeanProd_MatchCpu) {
     // over its share of the grid's blocks and folded as above. 4 slabs of
     // 3 columns, 3 of a run of two dims with a size-1 dim inside, and 1000
     // slabs of 7 columns, one block each.
-    auto SumOrMeanOver = [](std::vector<int64_t> Dims) -> Op {
-      return [Dims](auto &X) {
-        return isFloatingType(X[0].scalar_type()) ? sk::mean(X[0], Dims)
-                                                  : sk::sum(X[0], Dims);
-      };
-    };
     checkOp(SumOrMeanOver({1}), {scrambled({4, 100000, 3}, D)});
     checkOp(SumOrMeanOver({1, 3}), {scrambled({3, 300, 1, 400, 5}, D)});
     checkOp(SumOrMeanOver({1}), {scrambled({1000, 300, 7}, D)});

@@ -59,7 +59,7 @@ void addBatchNormCases(std::vector<BenchCase> &Cases,
             "native_batch_norm", "",
             [=] { return batchNormArgs(normal(Sizes), Training); })
         // Training reads its input twice: its statistics first.
-        .Streams = !Training;
+        .InputReads = Training ? 2 : 1;
 }
 
 std::vector<BenchCase> makeKernelCases() {
@@ -262,7 +262,7 @@ std::vector<BenchCase> makeKernelCases() {
             normal({32, 64, 56, 56}).contiguous(MemoryFormat::ChannelsLast),
             true);
       })
-      .Streams = false;
+      .InputReads = 2;
   Add("embedding 100k of 1M x 128", "embedding", "", [] {
     return Stack{normal({1 << 20, 128}), indices({100000}, 1 << 20),
                  int64_t(-1), false, false};

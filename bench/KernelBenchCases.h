@@ -30,15 +30,18 @@ struct BenchCase {
   std::string Label;
   std::string Name, Overload;
   std::function<sk::Stack()> MakeArgs;
-  /// Whether the call is bound by one pass over its data, reading each
-  /// input once and writing each output once (elementwise operators,
-  /// reductions, softmax, layer_norm, batch_norm inference, pooling,
+  /// Whether the call is bound by passes over its data, reading each
+  /// input InputReads times and writing each output once (elementwise
+  /// operators, reductions, softmax, layer_norm, batch_norm, pooling,
   /// copies), so that a copy of as many bytes bounds its time. Not so for
   /// matrix products and cdist (compute), lookups (they read what their
-  /// indices name), batch_norm training (two reads of its input),
-  /// masked_select and nonzero (a count first, read back by the host), or
-  /// a case too small for bandwidth to matter.
+  /// indices name), masked_select and nonzero (a count first, read back
+  /// by the host), or a case too small for bandwidth to matter.
   bool Streams = true;
+  /// The passes over its inputs a streaming call must make: 2 for
+  /// batch_norm training, which reads its input for the statistics, then
+  /// to normalize it (an input larger than the caches cannot be kept).
+  int InputReads = 1;
 };
 
 /// Appends the call of aten::\p Name.\p Overload to \p Cases; returns it.

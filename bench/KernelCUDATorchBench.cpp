@@ -66,8 +66,9 @@ namespace {
 // case is one Google Benchmark run of one iteration whose manual time is that
 // median, so --benchmark_filter and the usual reporters work. Where a case
 // streams (BenchCase::Streams), a device-to-device cudaMemcpy that moves as
-// many bytes as the call must (each storage of its tensor arguments and
-// results, once: half of them read, half written) is timed the same way;
+// many bytes as the call must (each storage of its tensor arguments, as
+// often as it must read them, BenchCase::InputReads, and of its results,
+// once: half of them read, half written) is timed the same way;
 // the counter "vs_copy" (the table's "vs copy") is the copy's time over
 // skc's, the fraction of a copy's bandwidth the call reaches.
 
@@ -241,28 +242,32 @@ std::vector<double> timeSkc(Prepared &P) {
 }
 
 /// The bytes a call of \p P moves at least where it streams
-/// (BenchCase::Streams): each storage its tensor arguments and results
-/// look into, once, so that an out= argument counts once.
+/// (BenchCase::Streams): each storage its tensor arguments look into,
+/// BenchCase::InputReads times, and each other storage of its results,
+/// once (an out= argument is counted as an argument).
 int64_t streamedBytes(Prepared &P) {
   Stack Results = P.OnDevice;
   P.Op->callBoxed(Results);
   std::set<const void *> Seen;
   int64_t Bytes = 0;
-  auto Count = [&](const Tensor &T) {
+  auto Count = [&](const Tensor &T, int64_t Passes) {
     if (!T.defined())
       return;
     const Storage &S = T.unsafeGetTensorImpl()->storage();
     if (Seen.insert(S.get()).second)
-      Bytes += static_cast<int64_t>(S->nbytes());
+      Bytes += Passes * static_cast<int64_t>(S->nbytes());
   };
-  for (const Stack *Values : {&P.OnDevice, &Results})
-    for (const IValue &V : *Values) {
+  auto CountAll = [&](const Stack &Values, int64_t Passes) {
+    for (const IValue &V : Values) {
       if (V.isTensor())
-        Count(V.toTensor());
+        Count(V.toTensor(), Passes);
       else if (V.isTensorList())
         for (const Tensor &T : V.toTensorList())
-          Count(T);
+          Count(T, Passes);
     }
+  };
+  CountAll(P.OnDevice, P.Case->InputReads);
+  CountAll(Results, 1);
   return Bytes;
 }
 

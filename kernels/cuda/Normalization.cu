@@ -33,7 +33,11 @@
 /// variance) and the affine factors are small vectors in the accumulation
 /// dtype, converted into the saved statistics and running buffers with
 /// copy_ (they may be float32 beside a 16-bit input, or strided), as the
-/// CPU kernel does.
+/// CPU kernel does. The output, x * alpha[c] + beta[c], is an elementwise
+/// iteration over the input and the factors broadcast along the channel
+/// dim, run by the launcher (Loops.cuh) as PyTorch's
+/// batch_norm_elementwise runs it: in vectors where planes (or, channels
+/// last, rows of channels) are whole vectors, into an out= of any layout.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +46,7 @@
 
 #include "AlignedVector.h"
 #include "DeviceUtils.cuh"
+#include "Loops.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -416,21 +421,14 @@ __global__ void channelFactorsKernel(int64_t C, bool Training, int64_t Count,
   }
 }
 
-/// Y = X * Alpha[c] + Beta[c] over dense tensors of the same strides;
-/// element L is in channel L % C (channels last) or (L / S) % C.
-template <typename T, typename IndexT>
-__global__ void channelAffineKernel(const T *X, T *Y, IndexT Total,
-                                    IntDivider<IndexT> S, IntDivider<IndexT> C,
-                                    bool ChannelsInner, const AccType<T> *Alpha,
-                                    const AccType<T> *Beta) {
-  const IndexT Stride = IndexT(gridDim.x) * blockDim.x;
-  for (IndexT L = IndexT(blockIdx.x) * blockDim.x + threadIdx.x; L < Total;
-       L += Stride) {
-    IndexT Outer = ChannelsInner ? L : S.div(L);
-    IndexT Ch = Outer - C.div(Outer) * C.divisor();
-    Y[L] = fromAcc<T>(toAcc(X[L]) * Alpha[Ch] + Beta[Ch]);
+/// out = x * Alpha + Beta, where the iterator gives each element its
+/// channel's Alpha and Beta (broadcast views of [C] vectors).
+template <typename T> struct ChannelAffineFn {
+  using A = opmath_type<T>;
+  __device__ T operator()(T X, A Alpha, A Beta) const {
+    return static_cast<T>(static_cast<A>(X) * Alpha + Beta);
   }
-}
+};
 
 /// \p T converted to a contiguous tensor of \p Dtype (copied even when it
 /// already is one when \p Copy), or undefined for an absent \p T.
@@ -544,23 +542,26 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
     if (Count > 0 && RunningVar)
       RunningVar->copy_(RV);
   }
-  int64_t Total = Input.numel();
-  if (Total == 0)
+  if (Input.numel() == 0)
     return;
-  OutputBuffer Y(Out, Format);
-  auto Launch = [&](auto Index) {
-    using IndexT = decltype(Index);
-    channelAffineKernel<D, IndexT><<<blocksFor(Total), kThreads, 0, Stream>>>(
-        devicePtr<T>(X), devicePtr<T>(Y.get()), IndexT(Total),
-        IntDivider<IndexT>(IndexT(G.S)), IntDivider<IndexT>(IndexT(G.C)),
-        ChannelsInner, accPtr<A>(Alpha), accPtr<A>(Beta));
-  };
-  if (fitsInt32GridIndex(Total))
-    Launch(int32_t());
-  else
-    Launch(int64_t());
-  SK_CUDA_KERNEL_LAUNCH_CHECK();
-  Y.finish();
+  // The affine pass is elementwise over X and the channels' factors seen
+  // as [1, C, 1, ...]: the launcher reads planes of whole vectors (or
+  // channels last of whole vectors of channels) a vector at a time, and
+  // writes Out in any layout.
+  std::vector<int64_t> ChannelShape(static_cast<size_t>(Input.dim()), 1);
+  ChannelShape[1] = C;
+  Tensor AlphaView = Alpha.view(ChannelShape),
+         BetaView = Beta.view(ChannelShape);
+  TensorIteratorConfig Config;
+  Config.set_check_mem_overlap(false)
+      .check_all_same_dtype(false)
+      .resize_outputs(false)
+      .add_output(Out)
+      .add_input(X)
+      .add_input(AlphaView)
+      .add_input(BetaView);
+  TensorIterator Iter = Config.build();
+  cuda::gpuKernel(Iter, ChannelAffineFn<T>{});
 }
 
 } // namespace

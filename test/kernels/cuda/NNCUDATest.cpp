@@ -299,6 +299,50 @@ TEST_P(FloatingCUDATest, BatchNorm_InferenceAndNoParameters) {
                       true, 0.1, 1e-5)));
 }
 
+// The normalized values are written by the elementwise launcher: planes of
+// whole vectors (6x4) and of single values (5x3), either layout of the
+// input, into an out= tensor of either layout or a slice of a larger one.
+TEST_P(FloatingCUDATest, BatchNorm_WritesOutInAnyLayout) {
+  ScalarType Dtype = GetParam();
+  for (std::vector<int64_t> Sizes :
+       {std::vector<int64_t>{2, 8, 6, 4}, std::vector<int64_t>{3, 5, 5, 3}})
+    for (bool ChannelsLast : {false, true})
+      for (int OutLayout : {0, 1, 2})
+        for (bool Training : {true, false}) {
+          SCOPED_TRACE(::testing::Message()
+                       << Sizes[1] << "x" << Sizes[2] << "x" << Sizes[3]
+                       << (ChannelsLast ? " channels last" : "") << ", out "
+                       << OutLayout << (Training ? ", training" : ""));
+          Tensor X = randomCPU(Sizes, Dtype, 22);
+          if (ChannelsLast)
+            X = X.contiguous(MemoryFormat::ChannelsLast);
+          Tensor W = randomCPU({Sizes[1]}, Dtype, 23),
+                 B = randomCPU({Sizes[1]}, Dtype, 24);
+          Tensor RM = randomCPU({Sizes[1]}, Dtype, 25),
+                 RV = randomCPU({Sizes[1]}, Dtype, 26, 1, 2);
+          TensorOptions Options = TensorOptions(Dtype).device(Device("cuda"));
+          Tensor Out;
+          if (OutLayout == 2) {
+            std::vector<int64_t> Wider = Sizes;
+            Wider[3] *= 2;
+            Out = sk::empty(Wider, Options).narrow(3, 1, Sizes[3]);
+          } else {
+            Out = sk::empty(
+                Sizes, Options.memory_format(OutLayout == 1
+                                                 ? MemoryFormat::ChannelsLast
+                                                 : MemoryFormat::Contiguous));
+          }
+          Tensor SaveMean = cudaEmpty(Dtype), SaveInvstd = cudaEmpty(Dtype);
+          Tensor CudaRM = toCUDA(RM), CudaRV = toCUDA(RV);
+          sk::native_batch_norm_out(Out, SaveMean, SaveInvstd, toCUDA(X),
+                                    toCUDA(W), toCUDA(B), CudaRM, CudaRV,
+                                    Training, 0.1, 1e-5);
+          Tensor WantY = std::get<0>(
+              sk::native_batch_norm(X, W, B, RM, RV, Training, 0.1, 1e-5));
+          expectClose(Out, WantY);
+        }
+}
+
 TEST_P(FloatingCUDATest, EmbeddingBag_MatchesCPUInEveryMode) {
   ScalarType Dtype = GetParam();
   Tensor Weight = randomCPU({10, 6}, Dtype, 14);

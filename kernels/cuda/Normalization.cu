@@ -17,12 +17,14 @@
 ///
 /// batch_norm: the input in its suggested memory format is [N, C, S] with
 /// channel stride S (row-major) or 1 (channels last); one block per
-/// channel reduces its N * S values in one pass, each thread with
-/// Welford's update and the block by merging them, as PyTorch's
-/// batch_norm_collect_statistics does (the input is read once for the
-/// statistics, once for the output). Where the channels are too few to
-/// fill the GPU so, blocks reduce chunks of a channel and one block per
-/// channel merges their states. Channels last of 16 channels or more,
+/// channel reduces its N * S values in one pass, each thread loading 4
+/// vectors of 4 (planes of whole vectors) or 4 values before it merges
+/// their mean and squared deviations into its state, and the block by
+/// merging the threads' states, as PyTorch's
+/// batch_norm_collect_statistics does with Welford's update a value (the
+/// input is read once for the statistics, once for the output). Where
+/// the channels are too few to fill the GPU so, blocks reduce chunks of a
+/// channel and one block per channel merges their states. Channels last of 16 channels or more,
 /// where one thread a channel would read values C apart, is read as a
 /// [N * S, C] matrix by blocks of adjacent channels over chunks of rows,
 /// whose states are merged so too (PyTorch's
@@ -192,18 +194,36 @@ struct ChannelGeometry {
 };
 
 /// A mean and sum of squared deviations from it over Count values, updated
-/// one value at a time (Welford) and merged (Chan et al.). An aggregate,
-/// so that it may live in shared memory.
+/// a few values at a time and merged (Chan et al.), as Welford's update
+/// is one value at a time. An aggregate, so that it may live in shared
+/// memory.
 template <typename A> struct Welford {
   A Mean;
   A M2;
   int64_t Count;
 
-  __device__ void add(A X) {
-    ++Count;
-    A Delta = X - Mean;
-    Mean += Delta / A(Count);
-    M2 += Delta * (X - Mean);
+  /// Adds the first \p Loaded rows of \p Values (the others are 0): their
+  /// mean and squared deviations from it, then one merge. Two divisions
+  /// for up to K * V values, where Welford's update takes one a value.
+  template <int K, int V>
+  __device__ void addAll(const A (&Values)[K][V], int Loaded) {
+    A Sum = 0;
+#pragma unroll
+    for (int I = 0; I < K; ++I)
+#pragma unroll
+      for (int J = 0; J < V; ++J)
+        Sum += I < Loaded ? Values[I][J] : A(0);
+    const int64_t N = int64_t(Loaded) * V;
+    const A GroupMean = Sum / A(N);
+    A GroupM2 = 0;
+#pragma unroll
+    for (int I = 0; I < K; ++I)
+#pragma unroll
+      for (int J = 0; J < V; ++J) {
+        A D = Values[I][J] - GroupMean;
+        GroupM2 += I < Loaded ? D * D : A(0);
+      }
+    merge(GroupMean, GroupM2, N);
   }
   __device__ void merge(A OtherMean, A OtherM2, int64_t OtherCount) {
     if (OtherCount == 0)
@@ -247,37 +267,105 @@ __device__ Welford<A> blockReduceWelford(Welford<A> W, Welford<A> *Shared) {
       });
 }
 
-/// Calls \p F(X[n, c, s]) for the elements I = n * S + s of channel \p Ch
-/// in [Begin, End) that fall to this thread: Begin + threadIdx.x, then a
-/// block's stride apart.
-template <typename T, typename IndexT, typename Fn>
+/// The vectors (or single values) a thread of the channel kernels loads
+/// before it uses any.
+constexpr int kChannelLoads = 4;
+/// The elements of a vector of the channel kernels, where a channel's
+/// planes are whole vectors.
+constexpr int kChannelVecSize = 4;
+
+/// Calls \p F(Values, Loaded) for the elements I = n * S + s of channel
+/// \p Ch in [Begin, End) that fall to this thread, as VecSize-element
+/// vectors: vector Begin / VecSize + threadIdx.x, then a block's stride
+/// apart, kChannelLoads at a time, Values[k] the k-th as AccType<T>, the
+/// first Loaded of them loaded and the others 0. \p Vectors divides by the
+/// vectors of a plane, S / VecSize. With VecSize > 1, S, Begin and End are
+/// multiples of it, X is aligned for it and StrideS is 1.
+template <int VecSize, typename T, typename IndexT, typename Fn>
 __device__ __forceinline__ void
-forEachInChannel(const T *X, const ChannelGeometry &G, IntDivider<IndexT> S,
-                 int64_t Ch, IndexT Begin, IndexT End, Fn F) {
+forEachLoadInChannel(const T *X, const ChannelGeometry &G,
+                     IntDivider<IndexT> Vectors, int64_t Ch, IndexT Begin,
+                     IndexT End, Fn F) {
+  using A = AccType<T>;
+  using Vector = cuda::AlignedVector<T, VecSize>;
   const T *Base = X + Ch * G.StrideC;
-  for (IndexT I = Begin + IndexT(threadIdx.x); I < End; I += blockDim.x) {
-    IndexT Sample = S.div(I);
-    IndexT Position = I - Sample * S.divisor();
-    F(toAcc(Base[int64_t(Sample) * G.StrideN + int64_t(Position) * G.StrideS]));
+  const IndexT First = Begin / VecSize, Last = End / VecSize;
+  const IndexT Stride = IndexT(blockDim.x);
+  for (IndexT I0 = First + IndexT(threadIdx.x); I0 < Last;
+       I0 += Stride * kChannelLoads) {
+    A Values[kChannelLoads][VecSize];
+    int Loaded = 0;
+#pragma unroll
+    for (int K = 0; K < kChannelLoads; ++K) {
+      IndexT I = I0 + K * Stride;
+      if (I < Last) {
+        IndexT Sample = Vectors.div(I);
+        IndexT Position = I - Sample * Vectors.divisor();
+        Vector V = *reinterpret_cast<const Vector *>(
+            Base + int64_t(Sample) * G.StrideN +
+            int64_t(Position) * VecSize * G.StrideS);
+#pragma unroll
+        for (int J = 0; J < VecSize; ++J)
+          Values[K][J] = toAcc(V.V[J]);
+        Loaded = K + 1;
+      } else {
+#pragma unroll
+        for (int J = 0; J < VecSize; ++J)
+          Values[K][J] = A(0);
+      }
+    }
+    F(Values, Loaded);
   }
 }
 
+/// forEachLoadInChannel's values one at a time: F(X[n, c, s]).
+template <int VecSize, typename T, typename IndexT, typename Fn>
+__device__ __forceinline__ void
+forEachInChannel(const T *X, const ChannelGeometry &G,
+                 IntDivider<IndexT> Vectors, int64_t Ch, IndexT Begin,
+                 IndexT End, Fn F) {
+  using A = AccType<T>;
+  forEachLoadInChannel<VecSize>(
+      X, G, Vectors, Ch, Begin, End,
+      [&](const A(&Values)[kChannelLoads][VecSize], int Loaded) {
+#pragma unroll
+        for (int K = 0; K < kChannelLoads; ++K)
+#pragma unroll
+          for (int J = 0; J < VecSize; ++J)
+            if (K < Loaded)
+              F(Values[K][J]);
+      });
+}
+
+/// The Welford state of forEachLoadInChannel's values.
+template <int VecSize, typename T, typename IndexT>
+__device__ __forceinline__ Welford<AccType<T>>
+channelWelford(const T *X, const ChannelGeometry &G, IntDivider<IndexT> Vectors,
+               int64_t Ch, IndexT Begin, IndexT End) {
+  using A = AccType<T>;
+  Welford<A> W{A(0), A(0), 0};
+  forEachLoadInChannel<VecSize>(X, G, Vectors, Ch, Begin, End,
+                                [&](const A(&Values)[kChannelLoads][VecSize],
+                                    int Loaded) { W.addAll(Values, Loaded); });
+  return W;
+}
+
 /// Partials[k * C + c]: the Welford state of chunk k of channel c, its
-/// values [k * ChunkLength, (k + 1) * ChunkLength) in the order of
-/// forEachInChannel; blockIdx.y is k. A channel split so fills the GPU
-/// where one block per channel would not (a few channels of many values).
-template <typename T, typename IndexT>
-__global__ void channelPartialsKernel(const T *X, ChannelGeometry G,
-                                      IntDivider<IndexT> S, IndexT ChunkLength,
-                                      Welford<AccType<T>> *Partials) {
+/// values [k * ChunkLength, (k + 1) * ChunkLength) read as
+/// forEachLoadInChannel reads them (ChunkLength a multiple of VecSize);
+/// blockIdx.y is k. A channel split so fills the GPU where one block per
+/// channel would not (a few channels of many values).
+template <int VecSize, typename T, typename IndexT>
+__global__ void
+channelPartialsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> Vectors,
+                      IndexT ChunkLength, Welford<AccType<T>> *Partials) {
   using A = AccType<T>;
   __shared__ Welford<A> Shared[32];
   const IndexT Count = static_cast<IndexT>(G.N * G.S);
   const IndexT Begin = IndexT(blockIdx.y) * ChunkLength;
   const IndexT End = Count - Begin < ChunkLength ? Count : Begin + ChunkLength;
   for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
-    Welford<A> W{A(0), A(0), 0};
-    forEachInChannel(X, G, S, Ch, Begin, End, [&](A V) { W.add(V); });
+    Welford<A> W = channelWelford<VecSize>(X, G, Vectors, Ch, Begin, End);
     W = blockReduceWelford(W, Shared);
     if (threadIdx.x == 0)
       Partials[blockIdx.y * G.C + Ch] = W;
@@ -313,16 +401,15 @@ __global__ void channelsLastPartialsKernel(const T *X, int64_t Rows, int64_t C,
   if (Ch < C) {
     for (int64_t R0 = Begin + threadIdx.y; R0 < End;
          R0 += kLastRows * kLastLoads) {
-      A Loaded[kLastLoads];
+      A Values[kLastLoads][1];
+      int Loaded = 0;
 #pragma unroll
       for (int K = 0; K < kLastLoads; ++K) {
         int64_t R = R0 + K * kLastRows;
-        Loaded[K] = R < End ? toAcc(X[R * C + Ch]) : A(0);
+        Values[K][0] = R < End ? toAcc(X[R * C + Ch]) : A(0);
+        Loaded += R < End;
       }
-#pragma unroll
-      for (int K = 0; K < kLastLoads; ++K)
-        if (R0 + K * kLastRows < End)
-          W.add(Loaded[K]);
+      W.addAll(Values, Loaded);
     }
   }
   Shared[threadIdx.y][threadIdx.x] = W;
@@ -339,12 +426,13 @@ __global__ void channelsLastPartialsKernel(const T *X, int64_t Rows, int64_t C,
 /// One block per channel: its mean and the sum of squared deviations from
 /// it, over its N * S values, element I at (I / S, I % S): merged from
 /// \p Chunks states of channelPartialsKernel, or, where \p Partials is
-/// null, from the values. Scale is 0, or, where the sum overflowed, the
-/// largest deviation, and Squares then sums the squares of the deviations
-/// divided by it (Note [Variance that overflows] in shared/Normalization.h).
-template <typename T, typename IndexT>
+/// null, from the values, read as forEachLoadInChannel reads them. Scale
+/// is 0, or, where the sum overflowed, the largest deviation, and Squares
+/// then sums the squares of the deviations divided by it (Note [Variance
+/// that overflows] in shared/Normalization.h).
+template <int VecSize, typename T, typename IndexT>
 __global__ void
-channelStatsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> S,
+channelStatsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> Vectors,
                    const Welford<AccType<T>> *Partials, int64_t Chunks,
                    AccType<T> *Mean, AccType<T> *Squares, AccType<T> *Scale) {
   using A = AccType<T>;
@@ -353,7 +441,7 @@ channelStatsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> S,
   const IndexT Count = static_cast<IndexT>(G.N * G.S);
   for (int64_t Ch = blockIdx.x; Ch < G.C; Ch += gridDim.x) {
     auto ForEach = [&](auto F) {
-      forEachInChannel(X, G, S, Ch, IndexT(0), Count, F);
+      forEachInChannel<VecSize>(X, G, Vectors, Ch, IndexT(0), Count, F);
     };
     Welford<A> W{A(0), A(0), 0};
     if (Partials) {
@@ -362,7 +450,7 @@ channelStatsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> S,
         W.merge(P.Mean, P.M2, P.Count);
       }
     } else {
-      ForEach([&](A V) { W.add(V); });
+      W = channelWelford<VecSize>(X, G, Vectors, Ch, IndexT(0), Count);
     }
     W = blockReduceWelford(W, Shared);
     A ChannelScale = 0, ChannelSquares = W.M2;
@@ -476,23 +564,32 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
     // threads read values only a few apart, the other channels' blocks
     // reading the same sectors. Otherwise one chunk a channel reads its
     // values in channelStatsKernel. About a thousand blocks in all, in
-    // chunks of at least 16 values a thread.
+    // chunks of at least 16 values a thread. Planes of whole vectors (not
+    // channels last) are read a vector at a time, in chunks of whole
+    // vectors.
     const bool ByRows = ChannelsInner && C >= kMinLastChannels;
+    const int VecSize = !ChannelsInner && G.S % kChannelVecSize == 0 &&
+                                cuda::isAlignedForVector(
+                                    X.data_ptr(), sizeof(D), kChannelVecSize)
+                            ? kChannelVecSize
+                            : 1;
     int64_t ColumnBlocks = (C + kLastChannels - 1) / kLastChannels;
     int64_t Chunks = ByRows ? std::min((1024 + ColumnBlocks - 1) / ColumnBlocks,
                                        Count / (16 * kLastRows))
                             : std::min((1024 + C - 1) / C, Count / (16 * 512));
     Chunks = std::clamp<int64_t>(Chunks, 1, 65535);
     int64_t ChunkLength = (Count + Chunks - 1) / Chunks;
+    ChunkLength = (ChunkLength + VecSize - 1) / VecSize * VecSize;
     Chunks = (Count + ChunkLength - 1) / ChunkLength;
     DataPtr Partials;
     if (Chunks > 1 || ByRows)
       Partials = cuda::CUDACachingAllocator::allocateTempStorage(
           static_cast<size_t>(Chunks * C) * sizeof(Welford<A>));
     auto *PartialsPtr = static_cast<Welford<A> *>(Partials.get());
-    auto Launch = [&](auto Index) {
+    auto Launch = [&](auto Index, auto Vec) {
       using IndexT = decltype(Index);
-      IntDivider<IndexT> Positions(IndexT(G.S));
+      constexpr int V = decltype(Vec)::value;
+      IntDivider<IndexT> Vectors(IndexT(G.S / V));
       if (ByRows) {
         dim3 Grid(static_cast<unsigned>(ColumnBlocks),
                   static_cast<unsigned>(Chunks));
@@ -502,21 +599,26 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       } else if (PartialsPtr) {
         dim3 Grid(blocksFor(C, 1), static_cast<unsigned>(Chunks));
-        channelPartialsKernel<D, IndexT>
-            <<<Grid, reduceThreads(ChunkLength), 0, Stream>>>(
-                devicePtr<T>(X), G, Positions, IndexT(ChunkLength),
-                PartialsPtr);
+        channelPartialsKernel<V, D, IndexT>
+            <<<Grid, reduceThreads(ChunkLength / V), 0, Stream>>>(
+                devicePtr<T>(X), G, Vectors, IndexT(ChunkLength), PartialsPtr);
         SK_CUDA_KERNEL_LAUNCH_CHECK();
       }
-      channelStatsKernel<D, IndexT>
-          <<<blocksFor(C, 1), reduceThreads(Count), 0, Stream>>>(
-              devicePtr<T>(X), G, Positions, PartialsPtr, Chunks,
-              accPtr<A>(Mean), accPtr<A>(Squares), accPtr<A>(Scale));
+      channelStatsKernel<V, D, IndexT>
+          <<<blocksFor(C, 1), reduceThreads(Count / V), 0, Stream>>>(
+              devicePtr<T>(X), G, Vectors, PartialsPtr, Chunks, accPtr<A>(Mean),
+              accPtr<A>(Squares), accPtr<A>(Scale));
+    };
+    auto LaunchIn = [&](auto Index) {
+      if (VecSize == kChannelVecSize)
+        Launch(Index, std::integral_constant<int, kChannelVecSize>());
+      else
+        Launch(Index, std::integral_constant<int, 1>());
     };
     if (fitsInt32GridIndex(Count))
-      Launch(int32_t());
+      LaunchIn(int32_t());
     else
-      Launch(int64_t());
+      LaunchIn(int64_t());
     SK_CUDA_KERNEL_LAUNCH_CHECK();
   } else if (Training && C > 0) {
     Mean.zero_();

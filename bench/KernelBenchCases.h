@@ -38,9 +38,10 @@ struct BenchCase {
   /// indices name), masked_select and nonzero (a count first, read back
   /// by the host), or a case too small for bandwidth to matter.
   bool Streams = true;
-  /// The passes over its inputs a streaming call must make: 2 for
-  /// batch_norm training, which reads its input for the statistics, then
-  /// to normalize it (an input larger than the caches cannot be kept).
+  /// The passes over its inputs (out= arguments too) a streaming call
+  /// must make: 2 for batch_norm training, which reads its input for the
+  /// statistics, then to normalize it. An input that fits in the L2 cache
+  /// is read from there the second time, and its vs_copy overstates.
   int InputReads = 1;
 };
 

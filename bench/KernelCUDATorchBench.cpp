@@ -243,8 +243,8 @@ std::vector<double> timeSkc(Prepared &P) {
 
 /// The bytes a call of \p P moves at least where it streams
 /// (BenchCase::Streams): each storage its tensor arguments look into,
-/// BenchCase::InputReads times, and each other storage of its results,
-/// once (an out= argument is counted as an argument).
+/// BenchCase::InputReads times (an out= argument too), and each other
+/// storage of its results, once.
 int64_t streamedBytes(Prepared &P) {
   Stack Results = P.OnDevice;
   P.Op->callBoxed(Results);

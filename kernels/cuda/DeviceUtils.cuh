@@ -191,11 +191,16 @@ template <typename A> __device__ A blockReduceMax(A V, A *Shared) {
       [Shared] { return Shared[0]; });
 }
 
-/// Threads for a block that reduces rows of \p N elements: a multiple of
-/// 32, at most 512.
+/// The most threads reduceThreads gives a block.
+/// __launch_bounds__(kMaxReduceThreads, 1) holds a kernel to the 128
+/// registers a thread that such a block may take.
+constexpr int kMaxReduceThreads = 512;
+
+/// Threads for a block that reduces rows of \p N elements: a power of 2
+/// from 32 to kMaxReduceThreads.
 inline int reduceThreads(int64_t N) {
   int T = 32;
-  while (T < 512 && T < N)
+  while (T < kMaxReduceThreads && T < N)
     T *= 2;
   return T;
 }

@@ -24,10 +24,10 @@
 /// batch_norm_collect_statistics does with Welford's update a value (the
 /// input is read once for the statistics, once for the output). Where
 /// the channels are too few to fill the GPU so, blocks reduce chunks of a
-/// channel and one block per channel merges their states. Channels last of 16 channels or more,
-/// where one thread a channel would read values C apart, is read as a
-/// [N * S, C] matrix by blocks of adjacent channels over chunks of rows,
-/// whose states are merged so too (PyTorch's
+/// channel and one block per channel merges their states. Channels last of 16
+/// channels or more, where one thread a channel would read values C apart, is
+/// read as a [N * S, C] matrix by blocks of adjacent channels over chunks of
+/// rows, whose states are merged so too (PyTorch's
 /// batch_norm_collect_statistics_channels_last). Element indices split
 /// into (n, s) and channels with IntDivider (OffsetCalculator.h), in 32
 /// bits where they fit: a GPU divides 64-bit integers in software. The
@@ -39,7 +39,7 @@
 /// iteration over the input and the factors broadcast along the channel
 /// dim, run by the launcher (Loops.cuh) as PyTorch's
 /// batch_norm_elementwise runs it: in vectors where planes (or, channels
-/// last, rows of channels) are whole vectors, into an out= of any layout.
+/// last, rows of channels) are whole vectors.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -207,14 +207,16 @@ template <typename A> struct Welford {
   /// for up to K * V values, where Welford's update takes one a value.
   template <int K, int V>
   __device__ void addAll(const A (&Values)[K][V], int Loaded) {
-    A Sum = 0;
+    const int64_t N = int64_t(Loaded) * V;
+    // Each value scaled before the sum: a sum of large values would
+    // overflow where their mean does not.
+    const A Share = A(1) / A(N);
+    A GroupMean = 0;
 #pragma unroll
     for (int I = 0; I < K; ++I)
 #pragma unroll
       for (int J = 0; J < V; ++J)
-        Sum += I < Loaded ? Values[I][J] : A(0);
-    const int64_t N = int64_t(Loaded) * V;
-    const A GroupMean = Sum / A(N);
+        GroupMean += I < Loaded ? Values[I][J] * Share : A(0);
     A GroupM2 = 0;
 #pragma unroll
     for (int I = 0; I < K; ++I)
@@ -356,9 +358,10 @@ channelWelford(const T *X, const ChannelGeometry &G, IntDivider<IndexT> Vectors,
 /// blockIdx.y is k. A channel split so fills the GPU where one block per
 /// channel would not (a few channels of many values).
 template <int VecSize, typename T, typename IndexT>
-__global__ void
-channelPartialsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> Vectors,
-                      IndexT ChunkLength, Welford<AccType<T>> *Partials) {
+__global__ void __launch_bounds__(kMaxReduceThreads, 1)
+    channelPartialsKernel(const T *X, ChannelGeometry G,
+                          IntDivider<IndexT> Vectors, IndexT ChunkLength,
+                          Welford<AccType<T>> *Partials) {
   using A = AccType<T>;
   __shared__ Welford<A> Shared[32];
   const IndexT Count = static_cast<IndexT>(G.N * G.S);
@@ -373,10 +376,11 @@ channelPartialsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> Vectors,
 }
 
 /// The channels side by side, and the rows, of a block of
-/// channelsLastPartialsKernel; and the rows each thread loads before it
-/// adds any.
+/// channelsLastPartialsKernel, and its threads; and the rows each thread
+/// loads before it adds any.
 constexpr int kLastChannels = 32;
 constexpr int kLastRows = 16;
+constexpr int kLastBlockThreads = kLastChannels * kLastRows;
 constexpr int kLastLoads = 4;
 /// The fewest channels that channelsLastPartialsKernel reads: half a warp.
 constexpr int64_t kMinLastChannels = 16;
@@ -389,9 +393,10 @@ constexpr int64_t kMinLastChannels = 16;
 /// channel, as one block a channel would, reads values C apart); the
 /// block then merges its rows' states in shared memory.
 template <typename T>
-__global__ void channelsLastPartialsKernel(const T *X, int64_t Rows, int64_t C,
-                                           int64_t ChunkLength,
-                                           Welford<AccType<T>> *Partials) {
+__global__ void __launch_bounds__(kLastBlockThreads, 1)
+    channelsLastPartialsKernel(const T *X, int64_t Rows, int64_t C,
+                               int64_t ChunkLength,
+                               Welford<AccType<T>> *Partials) {
   using A = AccType<T>;
   __shared__ Welford<A> Shared[kLastRows][kLastChannels];
   const int64_t Ch = blockIdx.x * int64_t(kLastChannels) + threadIdx.x;
@@ -431,10 +436,12 @@ __global__ void channelsLastPartialsKernel(const T *X, int64_t Rows, int64_t C,
 /// then sums the squares of the deviations divided by it (Note [Variance
 /// that overflows] in shared/Normalization.h).
 template <int VecSize, typename T, typename IndexT>
-__global__ void
-channelStatsKernel(const T *X, ChannelGeometry G, IntDivider<IndexT> Vectors,
-                   const Welford<AccType<T>> *Partials, int64_t Chunks,
-                   AccType<T> *Mean, AccType<T> *Squares, AccType<T> *Scale) {
+__global__ void __launch_bounds__(kMaxReduceThreads, 1)
+    channelStatsKernel(const T *X, ChannelGeometry G,
+                       IntDivider<IndexT> Vectors,
+                       const Welford<AccType<T>> *Partials, int64_t Chunks,
+                       AccType<T> *Mean, AccType<T> *Squares,
+                       AccType<T> *Scale) {
   using A = AccType<T>;
   __shared__ Welford<A> Shared[32];
   __shared__ A Scratch[32];
@@ -648,15 +655,14 @@ void batchNormKernel(const Tensor &Input, OptionalTensorRef Weight,
     return;
   // The affine pass is elementwise over X and the channels' factors seen
   // as [1, C, 1, ...]: the launcher reads planes of whole vectors (or
-  // channels last of whole vectors of channels) a vector at a time, and
-  // writes Out in any layout.
+  // channels last of whole vectors of channels) a vector at a time. Out
+  // is in X's layout (the out= wrapper gives a temporary for another).
   std::vector<int64_t> ChannelShape(static_cast<size_t>(Input.dim()), 1);
   ChannelShape[1] = C;
   Tensor AlphaView = Alpha.view(ChannelShape),
          BetaView = Beta.view(ChannelShape);
   TensorIteratorConfig Config;
-  Config.set_check_mem_overlap(false)
-      .check_all_same_dtype(false)
+  Config.check_all_same_dtype(false)
       .resize_outputs(false)
       .add_output(Out)
       .add_input(X)

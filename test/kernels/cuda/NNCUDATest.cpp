@@ -299,36 +299,47 @@ TEST_P(FloatingCUDATest, BatchNorm_InferenceAndNoParameters) {
                       true, 0.1, 1e-5)));
 }
 
-// The normalized values are written by the elementwise launcher: planes of
-// whole vectors (6x4) and of single values (5x3), either layout of the
-// input, into an out= tensor of either layout or a slice of a larger one.
-TEST_P(FloatingCUDATest, BatchNorm_WritesOutInAnyLayout) {
+// Inputs of every rank, layout and plane length, training and inference:
+// the statistics read planes of whole vectors (6x4, 20, 4x4x4, and
+// 40x130, whose channels of 26000 values split into chunks rounded to
+// whole vectors) or single values (5x3, 5, and [N, C]: one value a
+// plane), and the output is written by the elementwise
+// launcher, in vectors along planes or rows of channels. out= tensors of
+// another layout, or a slice of a larger one, are given to the kernel as
+// a temporary in the input's layout by the out= wrapper, then copied.
+TEST_P(FloatingCUDATest, BatchNorm_EveryRankLayoutAndOut) {
   ScalarType Dtype = GetParam();
-  for (std::vector<int64_t> Sizes :
-       {std::vector<int64_t>{2, 8, 6, 4}, std::vector<int64_t>{3, 5, 5, 3}})
+  using Sizes = std::vector<int64_t>;
+  for (const Sizes &Shape :
+       {Sizes{2, 8, 6, 4}, Sizes{3, 5, 5, 3}, Sizes{5, 3, 40, 130},
+        Sizes{64, 8}, Sizes{4, 6, 20}, Sizes{4, 6, 5}, Sizes{2, 3, 4, 4, 4}})
     for (bool ChannelsLast : {false, true})
       for (int OutLayout : {0, 1, 2})
         for (bool Training : {true, false}) {
+          // Channels last, and an out= of it, in 4-d.
+          if ((ChannelsLast || OutLayout == 1) && Shape.size() != 4)
+            continue;
           SCOPED_TRACE(::testing::Message()
-                       << Sizes[1] << "x" << Sizes[2] << "x" << Sizes[3]
-                       << (ChannelsLast ? " channels last" : "") << ", out "
+                       << Shape.size() << "-d, " << Shape.back() << " last"
+                       << (ChannelsLast ? ", channels last" : "") << ", out "
                        << OutLayout << (Training ? ", training" : ""));
-          Tensor X = randomCPU(Sizes, Dtype, 22);
+          Tensor X = randomCPU(Shape, Dtype, 22);
           if (ChannelsLast)
             X = X.contiguous(MemoryFormat::ChannelsLast);
-          Tensor W = randomCPU({Sizes[1]}, Dtype, 23),
-                 B = randomCPU({Sizes[1]}, Dtype, 24);
-          Tensor RM = randomCPU({Sizes[1]}, Dtype, 25),
-                 RV = randomCPU({Sizes[1]}, Dtype, 26, 1, 2);
+          Tensor W = randomCPU({Shape[1]}, Dtype, 23),
+                 B = randomCPU({Shape[1]}, Dtype, 24);
+          Tensor RM = randomCPU({Shape[1]}, Dtype, 25),
+                 RV = randomCPU({Shape[1]}, Dtype, 26, 1, 2);
           TensorOptions Options = TensorOptions(Dtype).device(Device("cuda"));
           Tensor Out;
           if (OutLayout == 2) {
-            std::vector<int64_t> Wider = Sizes;
-            Wider[3] *= 2;
-            Out = sk::empty(Wider, Options).narrow(3, 1, Sizes[3]);
+            Sizes Wider = Shape;
+            Wider.back() *= 2;
+            Out = sk::empty(Wider, Options)
+                      .narrow(int64_t(Shape.size()) - 1, 1, Shape.back());
           } else {
             Out = sk::empty(
-                Sizes, Options.memory_format(OutLayout == 1
+                Shape, Options.memory_format(OutLayout == 1
                                                  ? MemoryFormat::ChannelsLast
                                                  : MemoryFormat::Contiguous));
           }
@@ -337,10 +348,29 @@ TEST_P(FloatingCUDATest, BatchNorm_WritesOutInAnyLayout) {
           sk::native_batch_norm_out(Out, SaveMean, SaveInvstd, toCUDA(X),
                                     toCUDA(W), toCUDA(B), CudaRM, CudaRV,
                                     Training, 0.1, 1e-5);
-          Tensor WantY = std::get<0>(
-              sk::native_batch_norm(X, W, B, RM, RV, Training, 0.1, 1e-5));
+          auto [WantY, WantMean, WantInvstd] =
+              sk::native_batch_norm(X, W, B, RM, RV, Training, 0.1, 1e-5);
           expectClose(Out, WantY);
+          if (Training) {
+            expectClose(SaveMean, WantMean);
+            expectClose(SaveInvstd, WantInvstd);
+            expectClose(CudaRM, RM);
+            expectClose(CudaRV, RV);
+          }
         }
+  // Planes of whole vectors that do not start at one: an input one element
+  // into its storage is read a value at a time.
+  Tensor Flat = randomCPU({1 + 2 * 3 * 64}, Dtype, 27);
+  Tensor Shifted = Flat.narrow(0, 1, 2 * 3 * 64).view({2, 3, 8, 8});
+  auto [Y, SaveMean, SaveInvstd] = sk::native_batch_norm(
+      toCUDA(Flat).narrow(0, 1, 2 * 3 * 64).view({2, 3, 8, 8}), std::nullopt,
+      std::nullopt, std::nullopt, std::nullopt, /*training=*/true, 0.1, 1e-5);
+  auto [WantY, WantMean, WantInvstd] =
+      sk::native_batch_norm(Shifted, std::nullopt, std::nullopt, std::nullopt,
+                            std::nullopt, true, 0.1, 1e-5);
+  expectClose(Y, WantY);
+  expectClose(SaveMean, WantMean);
+  expectClose(SaveInvstd, WantInvstd);
 }
 
 TEST_P(FloatingCUDATest, EmbeddingBag_MatchesCPUInEveryMode) {

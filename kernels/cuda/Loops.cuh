@@ -47,7 +47,13 @@ namespace cuda {
 
 // Note [CUDA elementwise launcher]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// One kernel per (functor, C++ types), chosen per call:
+// One kernel per (functor, C++ types), chosen per call. Every kernel
+// indexes in 32 bits, which a GPU divides several times faster than 64:
+// an iteration whose elements or byte offsets do not fit in an int32
+// (can_use_32bit_indexing()) is split into pieces that do
+// (splitFor32BitIndexing, halves along the dimension of the largest
+// extent), and each piece is launched as an iteration of its own, as
+// ATen's gpu_kernel does with with_32bit_indexing().
 //
 //  - vectorized: every operand contiguous, of the functor's dtype and
 //    aligned for kVecSize elements. Each thread loads kVecSize elements of
@@ -66,25 +72,22 @@ namespace cuda {
 //    split kVecSize indices over every dimension and access each element
 //    alone.
 //  - strided: anything else (transposed operands, a dtype that differs
-//    from the functor's, a CPU scalar operand). An
-//    OffsetCalculator splits each linear index over the iteration's sizes
-//    into byte offsets. Its index type is int32_t when the iterator says
-//    every offset fits (can_use_32bit_indexing()), else int64_t: 32-bit
-//    divisions are several times cheaper. Operands whose dtype differs from
-//    the functor's (the iterator promotes without temporaries, Note [Type
-//    promotion without temporaries]) are converted element by element, as
-//    the CPU's castingLoop does. A 0-dim CPU tensor that the iterator
-//    allowed on a CUDA iteration (a "CPU scalar") is read and converted to
-//    the functor's parameter type on the host, and passed by value.
+//    from the functor's, a CPU scalar operand). An OffsetCalculator splits
+//    each linear index over the iteration's sizes into byte offsets,
+//    dividing with IntDivider's high multiply and shift. Operands whose
+//    dtype differs from the functor's (the iterator promotes without
+//    temporaries, Note [Type promotion without temporaries]) are
+//    converted element by element, as the CPU's castingLoop does. A 0-dim
+//    CPU tensor that the iterator allowed on a CUDA iteration (a "CPU
+//    scalar") is read and converted to the functor's parameter type on
+//    the host, and passed by value.
 //
-// The strided kernel is compiled twice for 32-bit indices, as ATen's
-// gpu_kernel_impl is: with conversions and without. The kernel without
-// has no dtype switch in its loop, and so is smaller and keeps its
-// registers for the loads in flight. The 64-bit one, for iterations whose
-// offsets do not fit in 32 bits, always converts (an operand of the
-// functor's dtype converts to itself). Nothing in the kernels takes the
-// address of a kernel parameter: that copies the parameter to local
-// memory in every thread, and makes every load a generic one.
+// The strided kernel is compiled twice, as ATen's gpu_kernel_impl is:
+// with conversions and without. The kernel without has no dtype switch in
+// its loop, and so is smaller and keeps its registers for the loads in
+// flight. Nothing in the kernels takes the address of a kernel
+// parameter: that copies the parameter to local memory in every thread,
+// and makes every load a generic one.
 //
 // Blocks have kThreads threads and each thread handles kPerThread
 // elements (strided: kThreads apart, so that a warp's accesses coalesce).
@@ -405,6 +408,11 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     return;
   SK_CHECK(Iter.ndim() <= kMaxDims, "CUDA elementwise kernels support at ",
            "most ", kMaxDims, " dimensions, got ", Iter.ndim());
+  if (!Iter.can_use_32bit_indexing()) {
+    for (TensorIterator &Piece : splitFor32BitIndexing(Iter))
+      gpuKernel(Piece, F);
+    return;
+  }
 
   detail::OperandData<NArgs> Data;
   Data.ScalarMask = 0;
@@ -429,7 +437,7 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     return;
   }
   std::optional<InnerVectorPlan> Plan;
-  if (!Cast && Data.ScalarMask == 0 && Iter.can_use_32bit_indexing())
+  if (!Cast && Data.ScalarMask == 0)
     Plan = detail::planInnerVectors<NArgs>(Iter);
   if (Plan) {
     auto Vectors = static_cast<int32_t>(N / kVecSize);
@@ -439,7 +447,7 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     detail::innerVectorKernel<<<Grid, kThreads, 0, Stream>>>(
         Vectors, F, Data, Plan->RepeatedInputs, VectorsPerRow,
         detail::makeOffsetCalculator<NArgs, int32_t>(Iter, /*FirstDim=*/1));
-  } else if (Iter.can_use_32bit_indexing()) {
+  } else {
     unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
     auto Calc = detail::makeOffsetCalculator<NArgs, int32_t>(Iter);
     auto Count = static_cast<int32_t>(N);
@@ -449,11 +457,6 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     else
       detail::stridedKernel<false>
           <<<Grid, kThreads, 0, Stream>>>(Count, F, Data, ScalarArgs, Calc);
-  } else {
-    unsigned Grid = static_cast<unsigned>(blocksFor(N, kThreads, kPerThread));
-    detail::stridedKernel<true><<<Grid, kThreads, 0, Stream>>>(
-        N, F, Data, ScalarArgs,
-        detail::makeOffsetCalculator<NArgs, int64_t>(Iter));
   }
   SK_CUDA_KERNEL_LAUNCH_CHECK();
 }

@@ -12,6 +12,7 @@
 #include "sk/iter/TypePromotion.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 namespace sk {
@@ -1130,6 +1131,61 @@ bool TensorIteratorBase::can_use_32bit_indexing() const {
       return false;
   }
   return true;
+}
+
+int TensorIteratorBase::get_dim_to_split() const {
+  int Dim = -1;
+  int64_t MaxExtent = -1;
+  for (int D = ndim() - 1; D >= 0; --D) {
+    if (Shape[D] == 0)
+      return -1;
+    for (const OperandInfo &Op : Operands) {
+      int64_t Extent = (Shape[D] - 1) * std::abs(Op.stride_bytes[D]);
+      if (Extent > MaxExtent) {
+        MaxExtent = Extent;
+        Dim = D;
+      }
+    }
+  }
+  return Dim;
+}
+
+void TensorIteratorBase::narrow(int Dim, int64_t Start, int64_t Size) {
+  SK_INTERNAL_ASSERT(Dim >= 0 && Dim < ndim() && Start >= 0 && Size >= 0 &&
+                     Start + Size <= Shape[Dim]);
+  Shape[Dim] = Size;
+  for (OperandInfo &Op : Operands)
+    if (Op.data)
+      Op.data = static_cast<char *>(Op.data) + Op.stride_bytes[Dim] * Start;
+}
+
+std::vector<TensorIterator>
+splitFor32BitIndexing(const TensorIteratorBase &Iter) {
+  std::vector<TensorIterator> Pieces;
+  // Halves still to split, the lower last, so that pieces come in order.
+  std::vector<TensorIterator> Pending;
+  Pending.emplace_back(Iter);
+  while (!Pending.empty()) {
+    TensorIterator Lower = std::move(Pending.back());
+    Pending.pop_back();
+    if (Lower.can_use_32bit_indexing()) {
+      Pieces.push_back(std::move(Lower));
+      continue;
+    }
+    int Dim = Lower.get_dim_to_split();
+    SK_INTERNAL_ASSERT(Dim >= 0 && Lower.shape()[Dim] >= 2);
+    // Halves of a reduced dimension would each write all of the outputs.
+    for (int Out = 0; Out < Lower.noutputs(); ++Out)
+      SK_INTERNAL_ASSERT(Lower.strides(Out)[Dim] != 0,
+                         "splitFor32BitIndexing along a reduced dimension");
+    int64_t Size = Lower.shape()[Dim], Half = Size / 2;
+    TensorIterator Upper = Lower;
+    Lower.narrow(Dim, 0, Half);
+    Upper.narrow(Dim, Half, Size - Half);
+    Pending.push_back(std::move(Upper));
+    Pending.push_back(std::move(Lower));
+  }
+  return Pieces;
 }
 
 TensorIteratorBase::StrideVector TensorIteratorBase::get_strides() const {

@@ -654,6 +654,94 @@ TEST(TensorIteratorTest, ReduceOp_ReducedDimensionsComeFirst) {
               "reduction: expected an output of shape [5, 7]");
 }
 
+//===--- Splitting for 32-bit indexing ----------------------------------===//
+
+TEST(TensorIteratorTest, Narrow_MovesDataPointersAlongTheDimension) {
+  Tensor A = arange({4, 6}), Out = cpu({4, 6});
+  Tensor B = stridedView(cpu({24}), {4, 6}, {1, 4}); // transposed
+  TensorIterator Iter =
+      TensorIteratorConfig().add_output(Out).add_input(A).add_input(B).build();
+  ASSERT_EQ(Iter.shape(), IntArrayRef({6, 4}));
+  TensorIterator Rows = Iter;
+  Rows.narrow(1, 1, 2);
+  EXPECT_EQ(Rows.shape(), IntArrayRef({6, 2}));
+  for (int Arg = 0; Arg < 3; ++Arg)
+    EXPECT_EQ(static_cast<char *>(Rows.data_ptr(Arg)) -
+                  static_cast<char *>(Iter.data_ptr(Arg)),
+              Iter.strides(Arg)[1])
+        << "operand " << Arg;
+  // A copy of A through the narrowed iteration writes rows 1 and 2 only.
+  std::fill_n(Out.data_ptr<float>(), 24, -1.0f);
+  Rows.serial_for_each(
+      [](char **Data, const int64_t *Strides, int64_t N) {
+        for (int64_t I = 0; I < N; ++I)
+          *reinterpret_cast<float *>(Data[0] + I * Strides[0]) =
+              *reinterpret_cast<float *>(Data[1] + I * Strides[1]);
+      },
+      {0, Rows.numel()});
+  std::vector<double> Want(24, -1.0);
+  for (int I = 6; I < 18; ++I)
+    Want[I] = I;
+  EXPECT_EQ(toVector<double>(Out), Want);
+}
+
+TEST(TensorIteratorTest, SplitFor32BitIndexing_HalvesTooManyElements) {
+  // 2^31 + 2^16 bytes (allocated, never touched) from a broadcast row: too
+  // many elements for an int32 index. Halves of the rows fit.
+  const int64_t Rows = (int64_t(1) << 15) + 1, Cols = int64_t(1) << 16;
+  Tensor Out = cpu({Rows, Cols}, kByte), Row = cpu({1, Cols}, kByte);
+  TensorIterator Iter = TensorIteratorConfig()
+                            .resize_outputs(false)
+                            .add_output(Out)
+                            .add_input(Row)
+                            .build();
+  ASSERT_EQ(Iter.shape(), IntArrayRef({Cols, Rows}));
+  ASSERT_FALSE(Iter.can_use_32bit_indexing());
+  EXPECT_EQ(Iter.get_dim_to_split(), 1);
+  std::vector<TensorIterator> Pieces = splitFor32BitIndexing(Iter);
+  ASSERT_EQ(Pieces.size(), 2u);
+  EXPECT_EQ(Pieces[0].shape()[1], Rows / 2);
+  int64_t Next = 0;
+  for (const TensorIterator &Piece : Pieces) {
+    EXPECT_TRUE(Piece.can_use_32bit_indexing());
+    EXPECT_EQ(Piece.shape()[0], Cols);
+    EXPECT_EQ(static_cast<char *>(Piece.data_ptr(0)) -
+                  static_cast<char *>(Iter.data_ptr(0)),
+              Next * Cols);
+    EXPECT_EQ(Piece.data_ptr(1), Iter.data_ptr(1)) << "the row repeats";
+    Next += Piece.shape()[1];
+  }
+  EXPECT_EQ(Next, Rows);
+}
+
+TEST(TensorIteratorTest, SplitFor32BitIndexing_HalvesOffsetsPast2To31) {
+  // Five elements 2^29 bytes apart: few elements, but the last is 2^31
+  // bytes into its storage (allocated, never touched).
+  const int64_t Step = int64_t(1) << 29;
+  Tensor Sparse = stridedView(cpu({4 * Step + 1}, kByte), {5}, {Step});
+  Tensor Out = cpu({5}, kByte);
+  TensorIterator Iter =
+      TensorIteratorConfig().add_output(Out).add_input(Sparse).build();
+  ASSERT_FALSE(Iter.can_use_32bit_indexing());
+  std::vector<TensorIterator> Pieces = splitFor32BitIndexing(Iter);
+  ASSERT_EQ(Pieces.size(), 2u);
+  EXPECT_EQ(Pieces[0].numel(), 2);
+  EXPECT_EQ(Pieces[1].numel(), 3);
+  EXPECT_TRUE(Pieces[1].can_use_32bit_indexing());
+  EXPECT_EQ(static_cast<char *>(Pieces[1].data_ptr(1)) -
+                static_cast<char *>(Iter.data_ptr(1)),
+            2 * Step);
+  EXPECT_EQ(static_cast<char *>(Pieces[1].data_ptr(0)) -
+                static_cast<char *>(Iter.data_ptr(0)),
+            2);
+  // An iteration that fits is its own one piece.
+  TensorIterator Small = TensorIterator::unary_op(cpu({3}), cpu({3}));
+  std::vector<TensorIterator> One = splitFor32BitIndexing(Small);
+  ASSERT_EQ(One.size(), 1u);
+  EXPECT_EQ(One[0].data_ptr(0), Small.data_ptr(0));
+  EXPECT_EQ(One[0].shape(), Small.shape());
+}
+
 //===--- Loops ----------------------------------------------------------===//
 
 TEST(TensorIteratorTest, SerialForEach_AnyRangeVisitsEachElementOnce) {

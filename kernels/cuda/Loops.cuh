@@ -47,19 +47,20 @@ namespace cuda {
 
 // Note [CUDA elementwise launcher]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// One kernel per (functor, C++ types), chosen per call. Every kernel
+// One kernel per (functor, C++ types), chosen per call. But for the
+// vectorized one, whose linear index needs no division, every kernel
 // indexes in 32 bits, which a GPU divides several times faster than 64:
 // an iteration whose elements or byte offsets do not fit in an int32
-// (can_use_32bit_indexing()) is split into pieces that do
-// (splitFor32BitIndexing, halves along the dimension of the largest
-// extent), and each piece is launched as an iteration of its own, as
-// ATen's gpu_kernel does with with_32bit_indexing().
+// (can_use_32bit_indexing()) and is not all contiguous is split into
+// pieces that do (splitFor32BitIndexing, halves along the dimension of
+// the largest extent), and each piece is launched as an iteration of its
+// own, as ATen's gpu_kernel does with with_32bit_indexing().
 //
 //  - vectorized: every operand contiguous, of the functor's dtype and
 //    aligned for kVecSize elements. Each thread loads kVecSize elements of
 //    every input with one aligned vector access (a float4 for float),
 //    computes and stores a vector; the last partial vector goes element by
-//    element. The index is the linear one: no division.
+//    element. The index is the linear one, in 64 bits: no division.
 //  - inner vectors: the operands are not contiguous, but each steps along
 //    the innermost dimension by one element or (an input) stays, that
 //    dimension is a whole number of vectors, and every row of the operands
@@ -408,11 +409,6 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     return;
   SK_CHECK(Iter.ndim() <= kMaxDims, "CUDA elementwise kernels support at ",
            "most ", kMaxDims, " dimensions, got ", Iter.ndim());
-  if (!Iter.can_use_32bit_indexing()) {
-    for (TensorIterator &Piece : splitFor32BitIndexing(Iter))
-      gpuKernel(Piece, F);
-    return;
-  }
 
   detail::OperandData<NArgs> Data;
   Data.ScalarMask = 0;
@@ -434,6 +430,13 @@ template <typename Fn> void gpuKernel(TensorIteratorBase &Iter, const Fn &F) {
     detail::vectorizedKernel<<<static_cast<unsigned>(Blocks), kThreads, 0,
                                Stream>>>(N, F, Data);
     SK_CUDA_KERNEL_LAUNCH_CHECK();
+    return;
+  }
+  // The other kernels index in 32 bits: pieces of an iteration that does
+  // not fit, each launched as one of its own.
+  if (!Iter.can_use_32bit_indexing()) {
+    for (TensorIterator &Piece : splitFor32BitIndexing(Iter))
+      gpuKernel(Piece, F);
     return;
   }
   std::optional<InnerVectorPlan> Plan;

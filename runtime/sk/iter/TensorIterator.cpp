@@ -1134,11 +1134,14 @@ bool TensorIteratorBase::can_use_32bit_indexing() const {
 }
 
 int TensorIteratorBase::get_dim_to_split() const {
+  SK_INTERNAL_ASSERT(!IsMeta, "a meta iteration has no strides to split by");
   int Dim = -1;
   int64_t MaxExtent = -1;
   for (int D = ndim() - 1; D >= 0; --D) {
     if (Shape[D] == 0)
       return -1;
+    if (Shape[D] == 1)
+      continue;
     for (const OperandInfo &Op : Operands) {
       int64_t Extent = (Shape[D] - 1) * std::abs(Op.stride_bytes[D]);
       if (Extent > MaxExtent) {
@@ -1151,6 +1154,7 @@ int TensorIteratorBase::get_dim_to_split() const {
 }
 
 void TensorIteratorBase::narrow(int Dim, int64_t Start, int64_t Size) {
+  SK_INTERNAL_ASSERT(!IsMeta, "a meta iteration has no data to narrow");
   SK_INTERNAL_ASSERT(Dim >= 0 && Dim < ndim() && Start >= 0 && Size >= 0 &&
                      Start + Size <= Shape[Dim]);
   Shape[Dim] = Size;
@@ -1168,16 +1172,12 @@ splitFor32BitIndexing(const TensorIteratorBase &Iter) {
   while (!Pending.empty()) {
     TensorIterator Lower = std::move(Pending.back());
     Pending.pop_back();
-    if (Lower.can_use_32bit_indexing()) {
+    if (Lower.numel() == 0 || Lower.can_use_32bit_indexing()) {
       Pieces.push_back(std::move(Lower));
       continue;
     }
     int Dim = Lower.get_dim_to_split();
     SK_INTERNAL_ASSERT(Dim >= 0 && Lower.shape()[Dim] >= 2);
-    // Halves of a reduced dimension would each write all of the outputs.
-    for (int Out = 0; Out < Lower.noutputs(); ++Out)
-      SK_INTERNAL_ASSERT(Lower.strides(Out)[Dim] != 0,
-                         "splitFor32BitIndexing along a reduced dimension");
     int64_t Size = Lower.shape()[Dim], Half = Size / 2;
     TensorIterator Upper = Lower;
     Lower.narrow(Dim, 0, Half);

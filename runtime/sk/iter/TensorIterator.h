@@ -404,14 +404,15 @@ public:
   int num_reduce_dims() const;
   /// Whether every offset fits in an int32 (for device kernels).
   bool can_use_32bit_indexing() const;
-  /// The dimension along which some operand spans the most bytes (of
-  /// equals, the outermost): where splitFor32BitIndexing() halves the
-  /// iteration. -1 for an iteration without elements.
+  /// The dimension of size 2 or more along which some operand spans the
+  /// most bytes (of equals, the outermost): where splitFor32BitIndexing()
+  /// halves the iteration. -1 where there is none (at most one element).
   int get_dim_to_split() const;
 
   /// Restricts the iteration to indices [Start, Start + Size) of
   /// dimension \p Dim: each operand's data pointer moves to Start. The
-  /// operands' tensors are unchanged.
+  /// shape queries (numel(), is_contiguous(), ...) then describe the
+  /// narrowed iteration; tensor() and output() still the whole tensors.
   void narrow(int Dim, int64_t Start, int64_t Size);
 
   /// Byte strides of all operands, dimension-major, at least 2
@@ -620,11 +621,12 @@ public:
 };
 
 /// Sub-iterations that together cover the elementwise iteration \p Iter
-/// once, each of which can_use_32bit_indexing(): \p Iter itself where it
-/// can, else its halves along get_dim_to_split(), halved again until they
-/// can (PyTorch's with_32bit_indexing), in the order of their data. A
-/// device kernel then indexes each in 32 bits, which a GPU divides several
-/// times faster than 64.
+/// once, each of which can_use_32bit_indexing() (or has no elements):
+/// \p Iter itself where it can, else its halves along get_dim_to_split(),
+/// halved again until they can (PyTorch's with_32bit_indexing), in the
+/// order of their data. A device kernel then indexes each in 32 bits,
+/// which a GPU divides several times faster than 64. Not for reductions:
+/// halves of a reduced dimension would each write all of the outputs.
 std::vector<TensorIterator>
 splitFor32BitIndexing(const TensorIteratorBase &Iter);
 

@@ -6,13 +6,14 @@
 ///
 /// \file
 /// The CUDA kernels over tensors of 2^31 elements or bytes or more, where
-/// each switches from 32-bit index math to 64-bit (can_use_32bit_indexing,
-/// fitsInt32GridIndex, poolFitsInt32) or whose row or element offsets
-/// could overflow 32 bits: elementwise operators, log_softmax and
-/// layer_norm, index_select, cat, upsample_nearest1d, device random
-/// numbers, batch_norm, the reductions and max_pool2d. Each test
-/// needs several GB of device memory, as PyTorch's largeTensorTest ones
-/// do, and skips where the device has less free. The inputs are patterns
+/// each switches from 32-bit index math to 64-bit (fitsInt32GridIndex,
+/// poolFitsInt32), splits the iteration into pieces that fit 32 bits (the
+/// elementwise launcher, where can_use_32bit_indexing() says no), or whose
+/// row or element offsets could overflow 32 bits: elementwise operators,
+/// log_softmax and layer_norm, index_select, cat, upsample_nearest1d,
+/// device random numbers, batch_norm, the reductions and max_pool2d. Each
+/// test needs several GB of device memory, as PyTorch's largeTensorTest
+/// ones do, and skips where the device has less free. The inputs are patterns
 /// whose results are known, or device random numbers; results are checked
 /// against the known values, or a few slices against the CPU kernels over
 /// the same slices of the inputs, not copied whole.
@@ -108,14 +109,16 @@ TEST_F(CUDALargeTensorTest, Elementwise_PastTwoGiB_MatchesCPUSlices) {
                Tensor XRows = toCPU(X.narrow(0, First, N));
                return sk::add(XRows, XRows);
              });
-  // A broadcast row: the strided kernel's 64-bit offsets.
+  // A broadcast row: pieces of the iteration that fit 32-bit offsets, each
+  // run by the inner-vector kernel.
   Tensor W = sk::randn({Cols}, onCUDA(kFloat));
   expectRows(sk::mul(X, W), {0, Boundary - 1, Rows - 2},
              [&](int64_t First, int64_t N) {
                return sk::mul(toCPU(X.narrow(0, First, N)), toCPU(W));
              });
   // A transposed operand: the output takes X.t()'s layout, so the
-  // iteration walks Y down its columns, 2 MiB a step, over 2 GiB.
+  // iteration walks Y down its columns, 2 MiB a step, over 2 GiB; the
+  // pieces run by the strided kernel.
   Tensor Y = sk::randn({Cols, Rows}, onCUDA(kFloat));
   expectRows(sk::add(X.t(), Y), {0, Cols / 2, Cols - 2},
              [&](int64_t First, int64_t N) {

@@ -685,43 +685,66 @@ TEST(TensorIteratorTest, Narrow_MovesDataPointersAlongTheDimension) {
   EXPECT_EQ(toVector<double>(Out), Want);
 }
 
+/// A view of \p Sizes and \p Strides (elements) of bytes over a storage
+/// of one byte: an iteration's shape and offsets without the memory, for
+/// tests that never read or write it.
+Tensor bytesWithoutMemory(IntArrayRef Sizes, IntArrayRef Strides) {
+  return stridedView(cpu({1}, kByte), Sizes, Strides);
+}
+
+/// Checks that \p Pieces of \p Iter, a 2-d iteration of one output and
+/// one input broadcast along dim 1, each fit 32-bit offsets and tile it
+/// along dim 1 in order.
+void expectPiecesTileRows(const TensorIteratorBase &Iter,
+                          const std::vector<TensorIterator> &Pieces) {
+  int64_t Next = 0;
+  for (const TensorIterator &Piece : Pieces) {
+    EXPECT_TRUE(Piece.can_use_32bit_indexing());
+    EXPECT_EQ(Piece.shape()[0], Iter.shape()[0]);
+    EXPECT_GT(Piece.shape()[1], 0);
+    EXPECT_EQ(static_cast<char *>(Piece.data_ptr(0)) -
+                  static_cast<char *>(Iter.data_ptr(0)),
+              Next * Iter.strides(0)[1]);
+    EXPECT_EQ(Piece.data_ptr(1), Iter.data_ptr(1)) << "the row repeats";
+    Next += Piece.shape()[1];
+  }
+  EXPECT_EQ(Next, Iter.shape()[1]);
+}
+
 TEST(TensorIteratorTest, SplitFor32BitIndexing_HalvesTooManyElements) {
-  // 2^31 + 2^16 bytes (allocated, never touched) from a broadcast row: too
-  // many elements for an int32 index. Halves of the rows fit.
+  // 2^31 + 2^16 bytes from a broadcast row: too many elements for an
+  // int32 index. Halves of the rows fit.
   const int64_t Rows = (int64_t(1) << 15) + 1, Cols = int64_t(1) << 16;
-  Tensor Out = cpu({Rows, Cols}, kByte), Row = cpu({1, Cols}, kByte);
-  TensorIterator Iter = TensorIteratorConfig()
-                            .resize_outputs(false)
-                            .add_output(Out)
-                            .add_input(Row)
-                            .build();
+  auto Build = [&](int64_t Rows) {
+    return TensorIteratorConfig()
+        .resize_outputs(false)
+        .add_owned_output(bytesWithoutMemory({Rows, Cols}, {Cols, 1}))
+        .add_owned_input(bytesWithoutMemory({1, Cols}, {Cols, 1}))
+        .build();
+  };
+  TensorIterator Iter = Build(Rows);
   ASSERT_EQ(Iter.shape(), IntArrayRef({Cols, Rows}));
   ASSERT_FALSE(Iter.can_use_32bit_indexing());
   EXPECT_EQ(Iter.get_dim_to_split(), 1);
   std::vector<TensorIterator> Pieces = splitFor32BitIndexing(Iter);
   ASSERT_EQ(Pieces.size(), 2u);
   EXPECT_EQ(Pieces[0].shape()[1], Rows / 2);
-  int64_t Next = 0;
-  for (const TensorIterator &Piece : Pieces) {
-    EXPECT_TRUE(Piece.can_use_32bit_indexing());
-    EXPECT_EQ(Piece.shape()[0], Cols);
-    EXPECT_EQ(static_cast<char *>(Piece.data_ptr(0)) -
-                  static_cast<char *>(Iter.data_ptr(0)),
-              Next * Cols);
-    EXPECT_EQ(Piece.data_ptr(1), Iter.data_ptr(1)) << "the row repeats";
-    Next += Piece.shape()[1];
-  }
-  EXPECT_EQ(Next, Rows);
+  expectPiecesTileRows(Iter, Pieces);
+  // 2^33 + 3 * 2^16 bytes: halves of halves of halves, 8 pieces in order.
+  TensorIterator Huge = Build((int64_t(1) << 17) + 3);
+  std::vector<TensorIterator> Eighths = splitFor32BitIndexing(Huge);
+  EXPECT_EQ(Eighths.size(), 8u);
+  expectPiecesTileRows(Huge, Eighths);
 }
 
 TEST(TensorIteratorTest, SplitFor32BitIndexing_HalvesOffsetsPast2To31) {
   // Five elements 2^29 bytes apart: few elements, but the last is 2^31
-  // bytes into its storage (allocated, never touched).
+  // bytes into its storage.
   const int64_t Step = int64_t(1) << 29;
-  Tensor Sparse = stridedView(cpu({4 * Step + 1}, kByte), {5}, {Step});
-  Tensor Out = cpu({5}, kByte);
-  TensorIterator Iter =
-      TensorIteratorConfig().add_output(Out).add_input(Sparse).build();
+  TensorIterator Iter = TensorIteratorConfig()
+                            .add_owned_output(cpu({5}, kByte))
+                            .add_owned_input(bytesWithoutMemory({5}, {Step}))
+                            .build();
   ASSERT_FALSE(Iter.can_use_32bit_indexing());
   std::vector<TensorIterator> Pieces = splitFor32BitIndexing(Iter);
   ASSERT_EQ(Pieces.size(), 2u);

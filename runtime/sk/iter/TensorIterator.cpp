@@ -1161,6 +1161,10 @@ void TensorIteratorBase::narrow(int Dim, int64_t Start, int64_t Size) {
   for (OperandInfo &Op : Operands)
     if (Op.data)
       Op.data = static_cast<char *>(Op.data) + Op.stride_bytes[Dim] * Start;
+  // A dimension of one index merges with its neighbours, as in PyTorch;
+  // a reduction keeps its dimensions, which say which ones are reduced.
+  if (Size == 1 && !IsReduction)
+    coalesce_dimensions();
 }
 
 std::vector<TensorIterator>

@@ -413,6 +413,8 @@ public:
   /// dimension \p Dim: each operand's data pointer moves to Start. The
   /// shape queries (numel(), is_contiguous(), ...) then describe the
   /// narrowed iteration; tensor() and output() still the whole tensors.
+  /// Narrowed to one index, the dimension is coalesced away (but in a
+  /// reduction), so that ndim() may drop.
   void narrow(int Dim, int64_t Start, int64_t Size);
 
   /// Byte strides of all operands, dimension-major, at least 2

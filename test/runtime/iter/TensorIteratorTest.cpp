@@ -685,6 +685,44 @@ TEST(TensorIteratorTest, Narrow_MovesDataPointersAlongTheDimension) {
   EXPECT_EQ(toVector<double>(Out), Want);
 }
 
+TEST(TensorIteratorTest, Narrow_ToOneIndexCoalescesTheDimensionAway) {
+  // [3, 4, 5] read with strides that keep all three dimensions apart.
+  Tensor In = stridedView(cpu({180}), {3, 4, 5}, {60, 11, 2});
+  TensorIterator Iter =
+      TensorIteratorConfig().add_owned_output(Tensor()).add_input(In).build();
+  ASSERT_EQ(Iter.shape(), IntArrayRef({5, 4, 3}));
+  TensorIterator Row = Iter;
+  Row.narrow(1, 2, 1); // In[:, 2, :]
+  EXPECT_EQ(Row.shape(), IntArrayRef({5, 3}));
+  EXPECT_EQ(Row.strides(1), IntArrayRef({8, 240}));
+  EXPECT_EQ(static_cast<char *>(Row.data_ptr(1)) -
+                static_cast<char *>(Iter.data_ptr(1)),
+            2 * 44);
+  std::set<int64_t> Seen;
+  auto *Base = static_cast<char *>(In.data_ptr());
+  Row.serial_for_each(
+      [&](char **Data, const int64_t *Strides, int64_t Size0, int64_t Size1) {
+        for (int64_t J = 0; J < Size1; ++J)
+          for (int64_t I = 0; I < Size0; ++I)
+            Seen.insert((Data[1] + I * Strides[1] + J * Strides[3] - Base) / 4);
+      },
+      {0, Row.numel()});
+  std::set<int64_t> Want;
+  for (int64_t A = 0; A < 3; ++A)
+    for (int64_t C = 0; C < 5; ++C)
+      Want.insert(A * 60 + 2 * 11 + C * 2);
+  EXPECT_EQ(Seen, Want);
+
+  // A reduction keeps its dimensions: they say which ones are reduced.
+  TensorIterator Reduce =
+      make_reduction(cpu({3, 4, 5}), cpu({3, 5}), {1}, /*KeepDim=*/false);
+  ASSERT_EQ(Reduce.shape(), IntArrayRef({4, 5, 3}));
+  ASSERT_TRUE(Reduce.is_dim_reduced(0));
+  Reduce.narrow(1, 2, 1);
+  EXPECT_EQ(Reduce.shape(), IntArrayRef({4, 1, 3}));
+  EXPECT_TRUE(Reduce.is_dim_reduced(0));
+}
+
 /// A view of \p Sizes and \p Strides (elements) of bytes over a storage
 /// of one byte: an iteration's shape and offsets without the memory, for
 /// tests that never read or write it.

@@ -27,15 +27,6 @@
 namespace sk {
 namespace {
 
-/// PyTorch's nearest_idx, \p Scale from kernels::nearestScale.
-int64_t nearestIdx(int64_t O, int64_t In, int64_t Out, float Scale) {
-  if (Out == In)
-    return O;
-  if (Out == 2 * In)
-    return O >> 1;
-  return std::min(static_cast<int64_t>(std::floor(O * Scale)), In - 1);
-}
-
 /// Copies each of \p Rows rows through the source table \p Src, for
 /// elements stored as \p Word.
 template <typename Word>
@@ -85,7 +76,7 @@ SK_IMPL_FUNC(upsample_nearest1d_out)
   float Scale = kernels::nearestScale(In, Out, scales);
   std::vector<int64_t> Src(static_cast<size_t>(Out));
   for (int64_t O = 0; O < Out; ++O)
-    Src[O] = nearestIdx(O, In, Out, Scale);
+    Src[O] = kernels::nearestIdx(O, In, Out, Scale);
   Tensor X = self.contiguous();
   const void *XData = X.data_ptr();
   void *YData = out.data_ptr();

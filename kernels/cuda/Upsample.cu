@@ -26,18 +26,6 @@ namespace {
 
 using namespace cuda_kernels;
 
-/// PyTorch's nearest_idx, \p Scale from kernels::nearestScale.
-template <typename IndexT>
-__device__ __forceinline__ IndexT nearestIdx(IndexT O, IndexT In, IndexT Out,
-                                             float Scale) {
-  if (Out == In)
-    return O;
-  if (Out == 2 * In)
-    return O >> 1;
-  auto Src = static_cast<IndexT>(floorf(__fmul_rn(float(O), Scale)));
-  return Src < In - 1 ? Src : In - 1;
-}
-
 /// Elements of \p Word that upsampleNearest1dKernel stores with one access
 /// where it can: 16 bytes, at most 8 elements.
 template <typename Word>
@@ -62,7 +50,7 @@ __global__ void upsampleNearest1dKernel(const Word *X, Word *Y, IndexT Vectors,
     Vector Values;
 #pragma unroll
     for (int J = 0; J < VecSize; ++J)
-      Values.V[J] = Row[nearestIdx(O + J, In, Out.divisor(), Scale)];
+      Values.V[J] = Row[kernels::nearestIdx(O + J, In, Out.divisor(), Scale)];
     reinterpret_cast<Vector *>(Y)[V] = Values;
   }
 }

@@ -1180,6 +1180,25 @@ TEST(NNUpsampleNearest1d, PyTorchIndexRule) {
             (std::vector<int64_t>{0, 2, 4}));
 }
 
+TEST(NNUpsampleNearest1d, TinyScalesStepPastTheEndOfLongRows) {
+  // float32 rounds 2^25 + 2 down to 2^25, so a step of In itself would
+  // send output 1 to In - 2; PyTorch's 1 / scales, from In + 1 up, sends
+  // it past the end, to In - 1.
+  const int64_t In = (int64_t(1) << 25) + 2;
+  Tensor X = sk::zeros({1, 1, In}, kByte);
+  X.data_ptr<uint8_t>()[In - 2] = 2;
+  X.data_ptr<uint8_t>()[In - 1] = 1;
+  for (double Scales : {1.0 / double(In + 1), 1e-30, 1e-40}) {
+    EXPECT_EQ(toVector<double>(sk::upsample_nearest1d(X, {3}, Scales)),
+              (std::vector<double>{0, 1, 1}))
+        << "scales " << Scales;
+  }
+  // Below In the step is PyTorch's 1 / scales, rounded to float32: 2^25.
+  EXPECT_EQ(
+      toVector<double>(sk::upsample_nearest1d(X, {3}, 1.0 / double(In - 1))),
+      (std::vector<double>{0, 2, 1}));
+}
+
 TEST(NNUpsampleNearest1d, Errors) {
   SK_EXPECT_ERROR(sk::upsample_nearest1d(sk::zeros({2, 3}), {4}),
                   "It is expected input_size equals to 3, but got size 2");

@@ -466,6 +466,22 @@ TEST_P(AnyDtypeCUDATest, UpsampleNearest1d_MatchesCPU) {
   expectEqual(Shifted, sk::upsample_nearest1d(X, {32}, std::nullopt));
 }
 
+class UpsampleCUDATest : public CUDATest {};
+
+TEST_F(UpsampleCUDATest, TinyScalesStepPastTheEndOfLongRows) {
+  // Rows of 2^25 + 2, which float32 rounds down to 2^25
+  // (kernels::nearestScale).
+  const int64_t In = (int64_t(1) << 25) + 2;
+  Tensor X = sk::zeros({1, 1, In}, kByte);
+  X.data_ptr<uint8_t>()[In - 2] = 2;
+  X.data_ptr<uint8_t>()[In - 1] = 1;
+  Tensor Device = toCUDA(X);
+  for (double Scales : {1.0 / double(In + 1), 1.0 / double(In - 1), 1e-40}) {
+    expectEqual(sk::upsample_nearest1d(Device, {3}, Scales),
+                sk::upsample_nearest1d(X, {3}, Scales));
+  }
+}
+
 TEST_P(AnyDtypeCUDATest, MaxPool_MatchesCPUValuesAndIndices) {
   ScalarType Dtype = GetParam();
   Tensor X = randomCPU({2, 3, 9, 8}, Dtype, 21, -50, 50);

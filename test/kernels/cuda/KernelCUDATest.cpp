@@ -909,6 +909,34 @@ TEST_F(CUDAReduceTest, ExtremaAndLogical_MatchCpu) {
   checkOp([](auto &X) { return sk::amin(X[0], {1}); }, {SlabsNaN});
   checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{1}); },
           {values({3, 100000, 2}, kFloat, 13)});
+  // Integers' extrema down narrow columns, read in place in their own
+  // type, and 16-bit floats' counts and flags, each read by its own load.
+  for (ScalarType D : {kChar, kByte, kShort, kInt}) {
+    checkOp([](auto &X) { return sk::amax(X[0], {0}); },
+            {values({300000, 3}, D, 14)});
+    checkOp([](auto &X) { return sk::amin(X[0], {1}); },
+            {values({4, 100000, 3}, D, 15)});
+  }
+  for (ScalarType D : {kHalf, kBFloat16}) {
+    checkOp([](auto &X) { return sk::count_nonzero(X[0], IntArrayRef{0}); },
+            {values({300000, 2}, D, 16)});
+    checkOp([](auto &X) { return sk::any(X[0], 1); },
+            {sk::eq(values({3, 100000, 2}, kFloat, 17), 0).to(D)});
+    checkOp([](auto &X) { return sk::all(X[0], 0); },
+            {values({300000, 3}, D, 18, /*Positive=*/true)});
+  }
+  // 1024 slabs of 31 columns, one block each, and 1025, past the narrow
+  // kernel's grid; a start one element into the storage.
+  checkOp([](auto &X) { return sk::sum(X[0], {1}); },
+          {values({1024, 9, 31}, kFloat, 19)});
+  checkOp([](auto &X) { return sk::sum(X[0], {1}); },
+          {values({1025, 9, 31}, kFloat, 20)});
+  checkOp(
+      [](auto &X) {
+        return sk::sum(X[0].view({-1}).narrow(0, 1, 899997).view({299999, 3}),
+                       {0});
+      },
+      {values({300000, 3}, kHalf, 21)});
   // all and any down narrow columns, one column true throughout and one
   // false but for one value.
   Tensor Flags = sk::zeros({300000, 2}, TensorOptions().dtype(kBool));

@@ -1074,6 +1074,25 @@ TEST_F(CUDAReduceTest, ArgReductions_MatchCpu) {
   checkOp([](auto &X) { return sk::argmax(X[0], 1); },
           {sk::full({3, 999}, std::numeric_limits<int8_t>::min(),
                     TensorOptions().dtype(kChar))});
+  // The worst value of the other dtypes: uint8's and bool's is 0, so
+  // rows of zeros or false; -inf of the 16-bit floats, read in place;
+  // each in rows of whole vectors and with a head and a tail, and as a
+  // row long enough for chunks.
+  for (ScalarType D : {kByte, kBool, kHalf, kBFloat16, kShort}) {
+    SCOPED_TRACE(::testing::Message() << D << " worst");
+    auto Worst = [&](std::vector<int64_t> Sizes) {
+      if (D == kShort)
+        return sk::full(Sizes, std::numeric_limits<int16_t>::min(),
+                        TensorOptions().dtype(kShort));
+      return (isFloatingType(D) ? sk::full(Sizes, -Inf) : sk::zeros(Sizes))
+          .to(D);
+    };
+    for (const Tensor &Rows : {Worst({2, 1000}), Worst({3, 999})}) {
+      checkOp([](auto &X) { return sk::argmax(X[0], 1); }, {Rows});
+      checkOp([](auto &X) { return std::get<1>(sk::max(X[0], 1)); }, {Rows});
+    }
+    checkOp([](auto &X) { return sk::argmax(X[0]); }, {Worst({20000})});
+  }
   Tensor Zeros = sk::zeros({2, 1000});
   Zeros.select(0, 0).select(0, 999).fill_(NAN);
   checkOp([](auto &X) { return sk::argmin(X[0], 1); }, {Zeros});

@@ -116,6 +116,17 @@ TEST_F(CUDALargeTensorTest, Elementwise_PastTwoGiB_MatchesCPUSlices) {
              [&](int64_t First, int64_t N) {
                return sk::mul(toCPU(X.narrow(0, First, N)), toCPU(W));
              });
+  // One element into X's storage: contiguous, but not aligned for the
+  // vectorized kernel, so split into pieces for the strided kernel.
+  {
+    Tensor Shifted = X.view({-1}).narrow(0, 1, Rows * Cols - 1);
+    Tensor Twice = sk::add(Shifted, Shifted);
+    for (int64_t First : {int64_t(0), k2To31 / 4 - 2, Rows * Cols - 3}) {
+      SCOPED_TRACE(::testing::Message() << "elements from " << First);
+      Tensor Part = toCPU(Shifted.narrow(0, First, 2));
+      expectClose(Twice.narrow(0, First, 2), sk::add(Part, Part));
+    }
+  }
   // A transposed operand: the output takes X.t()'s layout, so the
   // iteration walks Y down its columns, 2 MiB a step, over 2 GiB; the
   // pieces run by the strided kernel.

@@ -20,7 +20,6 @@
 #include "shared/Upsample.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <vector>
 

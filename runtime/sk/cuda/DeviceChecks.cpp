@@ -10,12 +10,12 @@
 #include "sk/cuda/CUDAGuard.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -57,6 +57,8 @@ struct Failure {
 /// per stream (its first).
 struct DeviceCheckTable {
   std::mutex Mutex;
+  /// Notified when a read ends, its checks freed or pending again.
+  std::condition_variable ReadEnded;
   /// From the caching allocator (which frees its cache and retries when
   /// the device is full), kept for the process.
   DataPtr DeviceStorage;
@@ -143,6 +145,7 @@ bool readChecks(DeviceCheckTable &T, std::unique_lock<std::mutex> &Lock,
     for (PendingCheck &P : T.Pending)
       if (P.ReadBy == Read)
         P.ReadBy = 0;
+    T.ReadEnded.notify_all();
     SK_CUDA_CHECK(E);
   }
   std::vector<PendingCheck> Kept;
@@ -157,6 +160,7 @@ bool readChecks(DeviceCheckTable &T, std::unique_lock<std::mutex> &Lock,
     T.FreeSlots.push_back(P.Slot);
   }
   T.Pending = std::move(Kept);
+  T.ReadEnded.notify_all();
   return true;
 }
 
@@ -196,7 +200,18 @@ void readAndReport(DeviceIndex Index, cudaStream_t Stream, bool All) {
     if (T->Pending.empty() && T->Failed.empty())
       return;
     CUDAGuard Guard(Index);
+    // Checks made before this wait that another thread's read has taken
+    // (a full table's, a concurrent wait's) are this wait's too: their
+    // failures count once that read ends.
+    const uint64_t MadeBefore = T->NextSequence;
     readChecks(*T, Lock, Stream, All);
+    T->ReadEnded.wait(Lock, [&] {
+      return std::none_of(T->Pending.begin(), T->Pending.end(),
+                          [&](const PendingCheck &P) {
+                            return P.ReadBy != 0 && P.Sequence < MadeBefore &&
+                                   (All || P.Stream == Stream);
+                          });
+    });
     F = takeFailure(*T, Stream, All);
   }
   if (F)
@@ -234,9 +249,7 @@ DeviceCheck::DeviceCheck() : Stream(getCurrentCUDAStream()) {
     SK_CHECK(OthersReading, "more than ", kDeviceCheckSlots,
              " CUDA operators are checking their input at once on device ",
              static_cast<int>(Stream.device_index()));
-    Lock.unlock();
-    std::this_thread::yield();
-    Lock.lock();
+    T.ReadEnded.wait(Lock);
   }
   int Free = T.FreeSlots.back();
   SK_CUDA_CHECK(cudaMemsetAsync(&T.Records[Free], 0, sizeof(DeviceCheckRecord),

@@ -21,12 +21,15 @@
 /// a copy back and a wait per call were most of a small gather's time, and
 /// stalled the GPU's queue at every embedding lookup (docs/performance.md).
 /// The runtime reads the records once it waits for the stream anyway: a
-/// copy to the host (Tensor::cpu, item), a cross-device copy,
+/// copy to the host (Tensor::cpu, item, the count masked_select and
+/// nonzero size their output by), a cross-device copy,
 /// CUDAStream::synchronize, device_synchronize. The first failed check
 /// made on that stream throws there; the others made on it before the
 /// wait are dropped, as their inputs may be the first one's wrong
 /// results. A wait for the whole device throws the first failure made on
-/// any stream and keeps the other streams' for their next waits. Unlike
+/// any stream and keeps the other streams' for their next waits. Checks
+/// belong to a stream, not to a thread: threads that share one (the
+/// default stream, a pool's) hear of each other's failures. Unlike
 /// PyTorch's device-side assertions, a failed check leaves the device
 /// usable and the message is the CPU's; like them, it is heard of only at
 /// a wait: a program that never waits never hears of it, nor sees the
@@ -41,7 +44,9 @@
 /// the table's mutex released: other threads' checked operators do not
 /// wait for it. A check that finds every slot pending first waits for its
 /// device and reads them, keeping their failures for their stream's or
-/// the device's next wait.
+/// the device's next wait. A wait whose checks another thread's read has
+/// taken (a full table's, a concurrent wait's) waits for that read to
+/// end, so that their failures still throw there.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -24,10 +24,12 @@
 
 #include "gtest/gtest.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace sk;
@@ -204,6 +206,53 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheNextWaitOnce) {
     ::setenv("CUDA_LAUNCH_BLOCKING", WasBlocking->c_str(), 1);
   else
     ::unsetenv("CUDA_LAUNCH_BLOCKING");
+}
+
+TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheWaitWhileOthersRead) {
+  const char *Blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
+  if (Blocking && std::string(Blocking) == "1")
+    GTEST_SKIP() << "CUDA_LAUNCH_BLOCKING=1: each call waits";
+  Tensor Self = toCUDA(randomCPU({3, 4}));
+  Tensor Bad = toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong));
+  Tensor Good = toCUDA(fromVector(std::vector<int64_t>{2}, {1, 1}, kLong));
+  cuda::CUDAStream Mine = cuda::getStreamFromPool();
+  cuda::CUDAStream Theirs = cuda::getStreamFromPool();
+  while (Theirs.stream() == Mine.stream())
+    Theirs = cuda::getStreamFromPool();
+  // Another thread fills the device's table of checks again and again, on
+  // a stream of its own: each time it is full, that thread reads every
+  // stream's checks, this thread's among them. A wait for this thread's
+  // stream still throws its failure, whoever read it.
+  std::atomic<bool> Done{false};
+  std::string FillerError;
+  std::thread Filler([&] {
+    try {
+      cuda::CUDAStreamGuard OnTheirs(Theirs);
+      while (!Done.load())
+        sk::gather(Self, 0, Good);
+      Theirs.synchronize();
+    } catch (const sk::Error &E) {
+      FillerError = E.message();
+    }
+  });
+  cuda::CUDAStreamGuard OnMine(Mine);
+  int Unreported = 0;
+  for (int I = 0; I != 300; ++I) {
+    sk::gather(Self, 0, Bad);
+    try {
+      Mine.synchronize();
+      ++Unreported;
+    } catch (const sk::Error &E) {
+      EXPECT_NE(E.message().find("gather(): index 3 is out of bounds"),
+                std::string::npos)
+          << E.message();
+    }
+  }
+  Done.store(true);
+  Filler.join();
+  EXPECT_EQ(Unreported, 0) << "waits that returned over a failed check";
+  EXPECT_EQ(FillerError, "") << "the other thread heard of this one's checks";
+  waitForDevice();
 }
 
 //===----------------------------------------------------------------------===//

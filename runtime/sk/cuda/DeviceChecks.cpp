@@ -111,21 +111,29 @@ void keepFailure(DeviceCheckTable &T, Failure F) {
 /// they wrote. False when there was nothing to read.
 bool readChecks(DeviceCheckTable &T, std::unique_lock<std::mutex> &Lock,
                 cudaStream_t Stream, bool All) {
-  uint64_t Read = ++T.NextRead;
+  auto IsUnread = [&](const PendingCheck &P) {
+    return P.State != PendingCheck::Open && P.ReadBy == 0 &&
+           (All || P.Stream == Stream);
+  };
   int First = kDeviceCheckSlots, Last = -1;
-  for (PendingCheck &P : T.Pending)
-    if (P.State != PendingCheck::Open && P.ReadBy == 0 &&
-        (All || P.Stream == Stream)) {
-      P.ReadBy = Read;
+  size_t Count = 0;
+  for (const PendingCheck &P : T.Pending)
+    if (IsUnread(P)) {
       First = std::min(First, P.Slot);
       Last = std::max(Last, P.Slot);
+      ++Count;
     }
   if (Last < 0)
     return false;
   // Slots between theirs may belong to other streams' running kernels;
   // those bytes are copied and never looked at. Pageable memory: the copy
-  // returns once done, and each read has its own.
+  // returns once done, and each read has its own. Allocated before the
+  // checks are marked as this read's: a bad_alloc leaves them unread.
   std::vector<DeviceCheckRecord> Host(size_t(Last - First + 1));
+  const uint64_t Read = ++T.NextRead;
+  for (PendingCheck &P : T.Pending)
+    if (IsUnread(P))
+      P.ReadBy = Read;
   Lock.unlock();
   cudaError_t E = cudaSuccess;
   // Reading every stream's: the legacy stream's copy would not wait for
@@ -140,26 +148,38 @@ bool readChecks(DeviceCheckTable &T, std::unique_lock<std::mutex> &Lock,
   if (E == cudaSuccess)
     E = cudaStreamSynchronize(Stream);
   Lock.lock();
-  if (E != cudaSuccess) {
-    // The checks stay pending, for a later read.
+  // On an error, the checks stay pending, for a later read.
+  auto Unmark = [&] {
     for (PendingCheck &P : T.Pending)
       if (P.ReadBy == Read)
         P.ReadBy = 0;
     T.ReadEnded.notify_all();
+  };
+  if (E != cudaSuccess) {
+    Unmark();
     SK_CUDA_CHECK(E);
   }
-  std::vector<PendingCheck> Kept;
+  // Room for every failure first, so that nothing below throws with some
+  // of this read's checks freed and others not. (FreeSlots never
+  // reallocates: it was made holding every slot.)
+  try {
+    T.Failed.reserve(T.Failed.size() + Count);
+  } catch (...) {
+    Unmark();
+    throw;
+  }
   for (PendingCheck &P : T.Pending) {
-    if (P.ReadBy != Read) {
-      Kept.push_back(std::move(P));
+    if (P.ReadBy != Read)
       continue;
-    }
     const DeviceCheckRecord &R = Host[size_t(P.Slot - First)];
     if (R.Code != 0 && P.State == PendingCheck::Handed)
       keepFailure(T, {P.Stream, P.Sequence, std::move(P.Report), R});
     T.FreeSlots.push_back(P.Slot);
   }
-  T.Pending = std::move(Kept);
+  T.Pending.erase(
+      std::remove_if(T.Pending.begin(), T.Pending.end(),
+                     [&](const PendingCheck &P) { return P.ReadBy == Read; }),
+      T.Pending.end());
   T.ReadEnded.notify_all();
   return true;
 }

@@ -82,6 +82,15 @@ DeviceCheckTable *tableOf(DeviceIndex Index, bool Create) {
     T->DeviceStorage = CUDACachingAllocator::allocateTempStorage(
         kDeviceCheckSlots * sizeof(DeviceCheckRecord));
     T->Records = static_cast<DeviceCheckRecord *>(T->DeviceStorage.get());
+    // Zeroed once, and waited for: a read copies the span of its checks'
+    // slots, which may take in another stream's check whose first zeroing
+    // is still queued there. Those bytes are never looked at, but
+    // compute-sanitizer's initcheck would report the copy. On the current
+    // stream, which the block was allocated for.
+    cudaStream_t Stream = getCurrentCUDAStream(Index).stream();
+    SK_CUDA_CHECK(cudaMemsetAsync(
+        T->Records, 0, kDeviceCheckSlots * sizeof(DeviceCheckRecord), Stream));
+    SK_CUDA_CHECK(cudaStreamSynchronize(Stream));
     for (int Slot = kDeviceCheckSlots - 1; Slot >= 0; --Slot)
       T->FreeSlots.push_back(Slot);
     Tables[Index] = T.release();

@@ -19,10 +19,12 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace sk;
@@ -145,6 +147,26 @@ TEST_F(DeviceChecksTest, DeviceWait_ThrowsTheFirstOfAnyStreamAndKeepsTheRest) {
   EXPECT_NO_THROW(A.synchronize());
   SK_EXPECT_ERROR(B.synchronize(), "check 5 failed at 2");
   EXPECT_NO_THROW(device_synchronize());
+}
+
+TEST_F(DeviceChecksTest, ConcurrentWaitsForAStream_OneThrows) {
+  CUDAStream Side = getStreamFromPool(0);
+  for (int Round = 0; Round < 100; ++Round) {
+    failedCheckOn(Side, 2, Round);
+    std::atomic<int> Thrown{0};
+    auto Wait = [&] {
+      try {
+        Side.synchronize();
+      } catch (const Error &) {
+        ++Thrown;
+      }
+    };
+    std::thread Other(Wait);
+    Wait();
+    Other.join();
+    ASSERT_EQ(Thrown.load(), 1) << "round " << Round;
+  }
+  EXPECT_EQ(*Reports, 100);
 }
 
 TEST_F(DeviceChecksTest, FullTable_ReadsItselfAndKeepsFailuresForTheirStream) {

@@ -215,6 +215,8 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheWaitWhileOthersRead) {
   Tensor Self = toCUDA(randomCPU({3, 4}));
   Tensor Bad = toCUDA(fromVector(std::vector<int64_t>{3}, {1, 1}, kLong));
   Tensor Good = toCUDA(fromVector(std::vector<int64_t>{2}, {1, 1}, kLong));
+  // Copied on the default stream, which the pool's streams do not wait for.
+  waitForDevice();
   cuda::CUDAStream Mine = cuda::getStreamFromPool();
   cuda::CUDAStream Theirs = cuda::getStreamFromPool();
   while (Theirs.stream() == Mine.stream())

@@ -274,6 +274,7 @@ __global__ void gatherRowsKernel(Word *Out, const Word *Src,
     int64_t Row = static_cast<int64_t>(Index[R]);
     if (Row < 0 || Row >= Rows) {
       raiseError(Flag, 1, Row);
+      Out[L] = Word{}; // defined, where the index is bad
       continue;
     }
     Out[L] = Src[Row * SrcRowWords + C];

@@ -56,6 +56,7 @@ __global__ void embeddingKernel(const Word *W, const IndexT *Idx, Word *Out,
     int64_t Row = static_cast<int64_t>(Idx[I]);
     if (Row < 0 || Row >= Rows) {
       raiseError(Flag, 1, Row);
+      Out[L] = Word{}; // defined, where the index is bad
       continue;
     }
     Out[L] = W[Row * Stride0 + J * Stride1];

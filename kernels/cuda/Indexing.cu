@@ -83,6 +83,7 @@ __global__ void gatherKernel(Word *Out, const Word *Src, const IndexT *Index,
     if (Idx < 0 || Idx >= DimSize) {
       if (!WrapNegative || Idx < -DimSize || Idx >= DimSize) {
         raiseError(Flag, 1, Idx);
+        Out[Off.V[0]] = Word{}; // defined, where the index is bad
         continue;
       }
       Idx += DimSize;

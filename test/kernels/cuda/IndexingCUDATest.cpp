@@ -157,6 +157,52 @@ TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsTheCPUError) {
               sk::index_select(toCPU(Self), 0, indexTensor({2})));
 }
 
+TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_LeavesZerosWhereTheIndexIsBad) {
+  // The call returns before its check is read. Its output is still defined,
+  // at the wait that throws and after: the right values where the index is
+  // good, zeros where it is bad (not whatever the memory held).
+  Tensor Self = randomCPU({3, 4});
+  Tensor S = toCUDA(Self);
+  {
+    Tensor Got = sk::index_select(S, 0, toCUDA(indexTensor({2, 5})));
+    SK_EXPECT_ERROR(waitForDevice(), "index 5 is out of bounds");
+    Tensor Want = sk::index_select(Self, 0, indexTensor({2, 0}));
+    Want.select(0, 1).fill_(0.0);
+    expectEqual(Got, Want);
+  }
+  {
+    Tensor Got = sk::index_select(S, 1, toCUDA(indexTensor({3, 4, 0})));
+    SK_EXPECT_ERROR(waitForDevice(), "index 4 is out of bounds");
+    Tensor Want = sk::index_select(Self, 1, indexTensor({3, 0, 0}));
+    Want.select(1, 1).fill_(0.0);
+    expectEqual(Got, Want);
+  }
+  {
+    Tensor Got = sk::take(S, toCUDA(indexTensor({12, 5})));
+    SK_EXPECT_ERROR(waitForDevice(), "tried to access index 12");
+    Tensor Want = sk::take(Self, indexTensor({0, 5}));
+    Want.select(0, 0).fill_(0.0);
+    expectEqual(Got, Want);
+  }
+  {
+    Tensor Got = sk::gather(
+        S, 0,
+        toCUDA(fromVector(std::vector<int64_t>{0, 3, 1, 2}, {1, 4}, kLong)));
+    SK_EXPECT_ERROR(waitForDevice(), "index 3 is out of bounds");
+    Tensor Want = sk::gather(
+        Self, 0, fromVector(std::vector<int64_t>{0, 0, 1, 2}, {1, 4}, kLong));
+    Want.select(0, 0).select(0, 1).fill_(0.0);
+    expectEqual(Got, Want);
+  }
+  {
+    Tensor Got = sk::embedding(S, toCUDA(indexTensor({1, 7, 0})));
+    SK_EXPECT_ERROR(waitForDevice(), "index out of range in self");
+    Tensor Want = sk::embedding(Self, indexTensor({1, 0, 0}));
+    Want.select(0, 1).fill_(0.0);
+    expectEqual(Got, Want);
+  }
+}
+
 TEST_F(IndexingErrorsCUDATest, IndexOutOfRange_ThrowsAtTheNextWaitOnce) {
   const char *Blocking = std::getenv("CUDA_LAUNCH_BLOCKING");
   if (Blocking && std::string(Blocking) == "1")
